@@ -1,0 +1,49 @@
+"""The game registry: the only way code outside `engine/` reaches a game's rules.
+
+A `Game` bundles a decider's functions. Service, workers and replays look a game
+up by name and never branch on which game it is.
+"""
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import InvalidOptions
+
+State = Any
+Event = dict[str, Any]
+Command = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    rules_version: str
+    presets: tuple[str, ...]
+    command_types: tuple[str, ...]
+    resolve_options: Callable[[str | None, dict[str, Any] | None, int], Any]
+    pack: Callable[[Any], tuple[str, ...]]
+    created_event: Callable[[Any, int, int, str], Event]
+    decide: Callable[[State, Command], list[Event]]
+    evolve: Callable[[State, Event], State]
+    legal_moves: Callable[[State, int], list[Command]]
+    view: Callable[[State, int | None], dict[str, Any]]
+    redact: Callable[..., Event]
+    to_act: Callable[[State], list[int]]
+    next_hand: Callable[[State], int | None]
+    is_finished: Callable[[State], bool]
+
+
+_MODULES = {"rummy": "engine.rummy"}
+
+
+def names() -> tuple[str, ...]:
+    return tuple(_MODULES)
+
+
+def get(name: str) -> Game:
+    module = _MODULES.get(name)
+    if module is None:
+        raise InvalidOptions("game", f"unknown game {name!r}; one of {', '.join(_MODULES)}")
+    return importlib.import_module(module).GAME

@@ -1,0 +1,82 @@
+"""Running a game without I/O: start it, apply commands, deal when a deal is due.
+
+Dealing needs randomness the state does not hold: each deck comes from the
+game's seed key (see `engine.shuffle`), so the application passes that key in.
+The service, the workers, `simulate` and the tests all go through here, so a
+game is played the same way everywhere.
+"""
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine import games
+from engine.errors import InvalidOptions
+from engine.games import Event, Game, State
+from engine.shuffle import KeyedStream, derive_hex, seed_key, shuffle
+
+__all__ = ["deal_command", "fold", "new_game", "play", "seed_key"]
+
+
+def fold(game: Game, events: Iterable[Event], state: State = None) -> State:
+    return functools.reduce(game.evolve, events, state)
+
+
+def deal_command(game: Game, state: State, key: bytes) -> dict[str, Any]:
+    number = game.next_hand(state)
+    deck = shuffle(game.pack(state.options), key, f"deal:{number}")
+    return {
+        "type": "deal",
+        "deck": list(deck),
+        "shuffle_key": derive_hex(key, f"reshuffle:{number}"),
+    }
+
+
+def first_dealer(key: bytes, players: int) -> int:
+    return KeyedStream(key, "first_dealer").uniform(players)
+
+
+def new_game(
+    name: str,
+    players: int,
+    key: bytes,
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+    deck: Sequence[str] | None = None,
+) -> tuple[State, list[Event]]:
+    """Create a game and deal its first hand (from `deck` when given, else from the key)."""
+    game = games.get(name)
+    resolved = game.resolve_options(preset, options, players)
+    dealer = resolved.first_dealer
+    if dealer is None:
+        dealer = first_dealer(key, players)
+    created = game.created_event(resolved, players, dealer, "seed" if deck is None else "explicit")
+    state = game.evolve(None, created)
+    if deck is None:
+        command = deal_command(game, state, key)
+    else:
+        command = {
+            "type": "deal",
+            "deck": list(deck),
+            "shuffle_key": derive_hex(key, "reshuffle:1"),
+        }
+    from engine.errors import IllegalMove
+
+    try:
+        dealt = game.decide(state, command)
+    except IllegalMove as error:
+        raise InvalidOptions("deck", error.message) from None
+    return fold(game, dealt, state), [created, *dealt]
+
+
+def play(
+    game: Game, state: State, command: dict[str, Any], key: bytes
+) -> tuple[State, list[Event]]:
+    """Decide a command, then deal any hand that is due; returns the new state and events."""
+    events = game.decide(state, command)
+    state = fold(game, events, state)
+    while game.next_hand(state) is not None and not game.is_finished(state):
+        dealt = game.decide(state, deal_command(game, state, key))
+        state = fold(game, dealt, state)
+        events = events + dealt
+    return state, events
