@@ -1,0 +1,1 @@
+"""cardtrail's game service: Flask over an event store on Redis Streams."""

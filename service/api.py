@@ -1,0 +1,114 @@
+"""The HTTP API: thin handlers that validate, call the application layer, shape output."""
+
+from typing import Any
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import schemas
+from service.application import GameService, ServiceError
+
+blp = Blueprint("games", __name__, description="Games, seats, moves and their events")
+health = Blueprint("health", __name__, description="Liveness")
+
+BEARER = [{"bearerAuth": []}, {}]
+
+
+def service() -> GameService:
+    return current_app.extensions["cardtrail"]
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError(401, "malformed_authorization", 'Use "Authorization: Bearer <token>".')
+    return token.strip()
+
+
+def if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    text = header.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise ServiceError(400, "malformed_if_match", 'If-Match must be a version, e.g. "12".')
+    return int(text)
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise ServiceError(400, "malformed_idempotency_key", "Idempotency-Key: 1 to 200 chars.")
+    return key
+
+
+@health.route("/health")
+class Health(MethodView):
+    @health.response(200, schemas.Health)
+    def get(self) -> dict[str, Any]:
+        """A no-op: answers without touching Redis (the benchmarks' baseline)."""
+        return {"ok": True}
+
+
+@blp.route("/games")
+class Games(MethodView):
+    @blp.arguments(schemas.CreateGameRequest)
+    @blp.response(201, schemas.CreatedGame)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a game: seats are players (a token each), bots or open seats."""
+        return service().create(body)
+
+    @blp.arguments(schemas.ListQuery, location="query")
+    @blp.response(200, schemas.GameList)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games, newest first, optionally by status."""
+        return service().list_games(query.get("status"), query["page"], query["page_size"])
+
+
+@blp.route("/games/<game_id>")
+class GameResource(MethodView):
+    @blp.response(200, schemas.GameView)
+    @blp.doc(security=BEARER)
+    def get(self, game_id: str) -> Any:
+        """The game as the bearer's seat sees it, or as a spectator without a token."""
+        view = service().view(game_id, bearer_token())
+        return view, 200, {"ETag": f'"{view["version"]}"'}
+
+
+@blp.route("/games/<game_id>/join")
+class Join(MethodView):
+    @blp.arguments(schemas.JoinRequest)
+    @blp.response(201, schemas.Joined)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Take an open seat; the last seat filled starts the game."""
+        return service().join(game_id, body["name"], body.get("seat"))
+
+
+@blp.route("/games/<game_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(schemas.MoveRequest)
+    @blp.response(200, schemas.EventsOut)
+    @blp.doc(
+        security=[{"bearerAuth": []}],
+        parameters=[
+            {"in": "header", "name": "If-Match", "schema": {"type": "string"}},
+            {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}},
+        ],
+    )
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Make a move for the bearer's seat; answers with the new events as that seat sees them."""
+        return service().move(game_id, bearer_token(), body, if_match(), idempotency_key())
+
+
+@blp.route("/games/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.response(200, schemas.EventsOut)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Events after version `after`; with `wait` seconds, blocks until one arrives."""
+        return service().events(game_id, bearer_token(), query["after"], query["wait"])

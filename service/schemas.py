@@ -1,0 +1,172 @@
+"""Marshmallow schemas for every request and response body.
+
+They describe the HTTP contract generically (commands carry a `type` and the
+fields a move may need); what a move means is the engine's business.
+"""
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from engine import InvalidCard, games
+from engine.cards import parse_card
+
+BOT_LEVELS = ("random", "greedy", "strong")
+
+
+class Card(fields.String):
+    """A card in cardtrail notation, e.g. "10H", "QS", "JK"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return parse_card(text)
+        except InvalidCard as error:
+            raise ValidationError(str(error)) from None
+
+
+class SeatRequest(Schema):
+    name = fields.String(validate=validate.Length(1, 40))
+    bot = fields.String(validate=validate.OneOf(BOT_LEVELS))
+    open = fields.Boolean()
+
+    @validates_schema
+    def exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
+        given = [k for k in ("name", "bot", "open") if data.get(k)]
+        if len(given) != 1:
+            raise ValidationError('give exactly one of "name", "bot" or "open": true', "seats")
+
+
+class CreateGameRequest(Schema):
+    game = fields.String(load_default="rummy", validate=validate.OneOf(games.names()))
+    preset = fields.String(allow_none=True, validate=validate.Length(1, 40))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(1, 8))
+    seed = fields.String(validate=validate.Length(1, 200))
+    deck = fields.List(Card(), validate=validate.Length(1, 120))
+
+
+class SeatOut(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String()
+    bot = fields.String()
+    open = fields.Boolean()
+    token = fields.String()
+    hand_count = fields.Integer()
+    score = fields.Integer()
+
+
+class CreatedGame(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatOut), required=True)
+
+
+class JoinRequest(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 40))
+    seat = fields.Integer(validate=validate.Range(0, 7))
+
+
+class Joined(Schema):
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True)
+    version = fields.Integer(required=True)
+
+
+class ListQuery(Schema):
+    status = fields.String(validate=validate.OneOf(("waiting", "playing", "finished")))
+    page = fields.Integer(load_default=1, validate=validate.Range(1, 100_000))
+    page_size = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+
+
+class GameSummary(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    preset = fields.String(allow_none=True)
+    status = fields.String()
+    created = fields.Float()
+    seats = fields.List(fields.Nested(SeatOut))
+
+
+class GameList(Schema):
+    items = fields.List(fields.Nested(GameSummary), required=True)
+    page = fields.Integer(required=True)
+    page_size = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+
+
+class MeldOut(Schema):
+    id = fields.Integer(required=True)
+    owner = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True)
+    suit = fields.String()
+    start = fields.Integer()
+    rank = fields.Integer()
+
+
+class You(Schema):
+    seat = fields.Integer(required=True)
+    hand = fields.List(fields.String(), required=True)
+    legal_moves = fields.List(fields.Dict(), required=True)
+
+
+class GameView(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    preset = fields.String(allow_none=True)
+    options = fields.Dict(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    players = fields.Integer()
+    seats = fields.List(fields.Nested(SeatOut), required=True)
+    hand_number = fields.Integer()
+    hands_played = fields.Integer()
+    dealer = fields.Integer(allow_none=True)
+    turn = fields.Integer(allow_none=True)
+    phase = fields.String(allow_none=True)
+    stock_count = fields.Integer()
+    stock_reuses = fields.Integer()
+    discard_pile = fields.List(fields.String())
+    melds = fields.List(fields.Nested(MeldOut))
+    hand_counts = fields.List(fields.Integer())
+    scores = fields.List(fields.Integer())
+    last_hand = fields.Dict(allow_none=True)
+    result = fields.Dict(allow_none=True)
+    you = fields.Nested(You)
+
+
+class MoveRequest(Schema):
+    type = fields.String(required=True, validate=validate.Length(1, 40))
+    source = fields.String(validate=validate.OneOf(("stock", "discard")))
+    card = Card()
+    cards = fields.List(Card(), validate=validate.Length(1, 20))
+    meld = fields.Integer(strict=True)
+    melds = fields.List(
+        fields.List(Card(), validate=validate.Length(1, 20)), validate=validate.Length(1, 10)
+    )
+    discard = Card(allow_none=True)
+
+
+class Health(Schema):
+    ok = fields.Boolean(required=True)
+
+
+class EventsOut(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Dict(), required=True)
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+    wait = fields.Float(load_default=0, validate=validate.Range(0, 30))
+
+
+class Problem(Schema):
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    code = fields.String(required=True)
+    errors = fields.List(fields.Dict())

@@ -1,0 +1,55 @@
+"""The Lua scripts, in one place. Each touches the keys of one game only."""
+
+# KEYS[1] events stream, KEYS[2] idempotency key ("" slot-mate when unused)
+# ARGV[1] expected version, ARGV[2] idempotency record ("" for none), ARGV[3] TTL s,
+# ARGV[4..] events as JSON.
+# Returns {"ok", new_version} | {"conflict", current_version} | {"replay", record}.
+APPEND = """
+if ARGV[2] ~= '' then
+  local seen = redis.call('GET', KEYS[2])
+  if seen then return {'replay', seen} end
+end
+local version = redis.call('XLEN', KEYS[1])
+if version ~= tonumber(ARGV[1]) then
+  return {'conflict', version}
+end
+for i = 4, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i])
+end
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
+end
+return {'ok', version}
+"""
+
+# KEYS[1] meta hash. ARGV[1] wanted seat ("" = first open), ARGV[2] seat JSON,
+# ARGV[3] token hash. Seats live in the hash as fields seat:<n> (JSON) with
+# open seats marked by the value "open". Returns {seat, open seats left} or
+# {-1, 0} when no seat is open, {-2, 0} when the wanted seat is taken.
+JOIN = """
+local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
+local wanted = ARGV[1]
+local chosen = -1
+if wanted ~= '' then
+  if redis.call('HGET', KEYS[1], 'seat:' .. wanted) == 'open' then
+    chosen = tonumber(wanted)
+  else
+    return {-2, 0}
+  end
+else
+  for seat = 0, players - 1 do
+    if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then
+      chosen = seat
+      break
+    end
+  end
+end
+if chosen < 0 then return {-1, 0} end
+redis.call('HSET', KEYS[1], 'seat:' .. chosen, ARGV[2], 'token:' .. chosen, ARGV[3])
+local left = 0
+for seat = 0, players - 1 do
+  if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then left = left + 1 end
+end
+return {chosen, left}
+"""
