@@ -69,6 +69,7 @@ class EmbeddedRedis:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C reaches us, and we stop Redis in order
         )
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + 20

@@ -1,19 +1,21 @@
 """Rummy state and `evolve`: applying a recorded event, never judging it.
 
 State is immutable; every event yields a new state. `evolve` trusts its events
-(they were produced by `decide`), which keeps rebuilding a game fast.
+(they were produced by `decide`), which keeps rebuilding a game fast: it copies
+a state with `_evolved` rather than `dataclasses.replace` (see there).
 """
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from engine.rummy.melds import Meld, meld_from_dict
 from engine.rummy.options import Options, from_dict
 
 EVENT_VERSION = 1
+T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Hand:
     number: int
     dealer: int
@@ -33,7 +35,7 @@ class Hand:
     turns: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RummyState:
     options: Options
     players: int
@@ -45,6 +47,35 @@ class RummyState:
     hands_played: int = 0
     hand_results: tuple[dict[str, Any], ...] = ()
     result: dict[str, Any] | None = None
+
+
+_new_object = object.__new__
+
+
+def _evolved(obj: T, changes: dict[str, Any]) -> T:
+    """A copy of the frozen dataclass `obj` with `changes`, like `dataclasses.replace`.
+
+    `replace` and a frozen `__init__` set every field through `object.__setattr__`,
+    which made folding several times slower; copying the instance dict is equivalent
+    for these plain dataclasses (no `__post_init__`, no validation) and keeps them frozen.
+    """
+    new, fields = _copied(obj)
+    fields.update(changes)
+    return new
+
+
+def _copied(obj: T) -> tuple[T, dict[str, Any]]:
+    """A copy of `obj` and its field dict, to be filled in before the copy is shared."""
+    new = _new_object(type(obj))
+    fields = new.__dict__
+    fields.update(obj.__dict__)
+    return new, fields
+
+
+def _with_new_hand(state: RummyState, hand: Hand) -> RummyState:
+    new, fields = _copied(state)
+    fields["hand"] = hand
+    return new
 
 
 def deal_hands(
@@ -99,7 +130,7 @@ def _dealt(state: RummyState, event: dict[str, Any]) -> RummyState:
         has_melded=(False,) * players,
         shuffle_key=event["shuffle_key"],
     )
-    return replace(state, status="playing", hand=hand)
+    return _evolved(state, {"status": "playing", "hand": hand})
 
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]):
@@ -114,25 +145,23 @@ def remove_one(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 def _drawn(state: RummyState, event: dict[str, Any]) -> RummyState:
     hand = state.hand
     seat, card = event["seat"], event["card"]
-    hands = _with_hand(hand.hands, seat, hand.hands[seat] + (card,))
+    new, fields = _copied(hand)
+    fields["hands"] = _with_hand(hand.hands, seat, hand.hands[seat] + (card,))
+    fields["phase"] = "play"
     if event["source"] == "discard":
-        new = replace(
-            hand,
-            hands=hands,
-            discard_pile=hand.discard_pile[:-1],
-            phase="play",
-            drawn_from_discard=card,
-        )
+        fields["discard_pile"] = hand.discard_pile[:-1]
+        fields["drawn_from_discard"] = card
     else:
-        new = replace(hand, hands=hands, stock=hand.stock[1:], phase="play")
-    return replace(state, hand=new)
+        fields["stock"] = hand.stock[1:]
+    return _with_new_hand(state, new)
 
 
 def _replenished(state: RummyState, event: dict[str, Any]) -> RummyState:
-    hand = replace(
-        state.hand, stock=tuple(event["stock"]), discard_pile=(), stock_reuses=event["reuse"]
+    hand = _evolved(
+        state.hand,
+        {"stock": tuple(event["stock"]), "discard_pile": (), "stock_reuses": event["reuse"]},
     )
-    return replace(state, hand=hand)
+    return _with_new_hand(state, hand)
 
 
 def _melded(state: RummyState, event: dict[str, Any]) -> RummyState:
@@ -142,15 +171,17 @@ def _melded(state: RummyState, event: dict[str, Any]) -> RummyState:
     remaining = hand.hands[seat]
     for card in meld.cards:
         remaining = remove_one(remaining, card)
-    new = replace(
+    new = _evolved(
         hand,
-        hands=_with_hand(hand.hands, seat, remaining),
-        melds=hand.melds + (meld,),
-        melds_this_turn=hand.melds_this_turn + 1,
-        played_this_turn=True,
-        has_melded=_with_flag(hand.has_melded, seat),
+        {
+            "hands": _with_hand(hand.hands, seat, remaining),
+            "melds": hand.melds + (meld,),
+            "melds_this_turn": hand.melds_this_turn + 1,
+            "played_this_turn": True,
+            "has_melded": _with_flag(hand.has_melded, seat),
+        },
     )
-    return replace(state, hand=new)
+    return _with_new_hand(state, new)
 
 
 def _with_flag(flags: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
@@ -164,25 +195,29 @@ def _replace_meld(melds: tuple[Meld, ...], meld: Meld) -> tuple[Meld, ...]:
 def _laid_off(state: RummyState, event: dict[str, Any]) -> RummyState:
     hand = state.hand
     seat = event["seat"]
-    new = replace(
+    new = _evolved(
         hand,
-        hands=_with_hand(hand.hands, seat, remove_one(hand.hands[seat], event["card"])),
-        melds=_replace_meld(hand.melds, meld_from_dict(event["result"])),
-        played_this_turn=True,
+        {
+            "hands": _with_hand(hand.hands, seat, remove_one(hand.hands[seat], event["card"])),
+            "melds": _replace_meld(hand.melds, meld_from_dict(event["result"])),
+            "played_this_turn": True,
+        },
     )
-    return replace(state, hand=new)
+    return _with_new_hand(state, new)
 
 
 def _swapped(state: RummyState, event: dict[str, Any]) -> RummyState:
     hand = state.hand
     seat = event["seat"]
     cards = remove_one(hand.hands[seat], event["card"]) + ("JK",)
-    new = replace(
+    new = _evolved(
         hand,
-        hands=_with_hand(hand.hands, seat, cards),
-        melds=_replace_meld(hand.melds, meld_from_dict(event["result"])),
+        {
+            "hands": _with_hand(hand.hands, seat, cards),
+            "melds": _replace_meld(hand.melds, meld_from_dict(event["result"])),
+        },
     )
-    return replace(state, hand=new)
+    return _with_new_hand(state, new)
 
 
 def _discarded(state: RummyState, event: dict[str, Any]) -> RummyState:
@@ -191,35 +226,36 @@ def _discarded(state: RummyState, event: dict[str, Any]) -> RummyState:
     opened = hand.opened_before
     if hand.played_this_turn:
         opened = _with_flag(opened, seat)
-    new = replace(
-        hand,
-        hands=_with_hand(hand.hands, seat, remove_one(hand.hands[seat], event["card"])),
-        discard_pile=hand.discard_pile + (event["card"],),
-        turn=(seat + 1) % state.players,
-        phase="draw",
-        drawn_from_discard=None,
-        melds_this_turn=0,
-        played_this_turn=False,
-        opened_before=opened,
-        turns=hand.turns + 1,
-    )
-    return replace(state, hand=new)
+    card = event["card"]
+    new, fields = _copied(hand)
+    fields["hands"] = _with_hand(hand.hands, seat, remove_one(hand.hands[seat], card))
+    fields["discard_pile"] = hand.discard_pile + (card,)
+    fields["turn"] = (seat + 1) % state.players
+    fields["phase"] = "draw"
+    fields["drawn_from_discard"] = None
+    fields["melds_this_turn"] = 0
+    fields["played_this_turn"] = False
+    fields["opened_before"] = opened
+    fields["turns"] = hand.turns + 1
+    return _with_new_hand(state, new)
 
 
 def _hand_ended(state: RummyState, event: dict[str, Any]) -> RummyState:
-    hand = replace(state.hand, phase="over")
-    return replace(
+    hand = _evolved(state.hand, {"phase": "over"})
+    return _evolved(
         state,
-        hand=hand,
-        scores=tuple(event["scores"]),
-        status="dealing",
-        hands_played=state.hands_played + 1,
-        hand_results=state.hand_results + (event,),
+        {
+            "hand": hand,
+            "scores": tuple(event["scores"]),
+            "status": "dealing",
+            "hands_played": state.hands_played + 1,
+            "hand_results": state.hand_results + (event,),
+        },
     )
 
 
 def _game_ended(state: RummyState, event: dict[str, Any]) -> RummyState:
-    return replace(state, status="finished", result=event)
+    return _evolved(state, {"status": "finished", "result": event})
 
 
 EVOLVERS = {

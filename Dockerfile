@@ -1,0 +1,11 @@
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY cardtrail ./cardtrail
+COPY engine ./engine
+COPY service ./service
+COPY workers ./workers
+COPY replays ./replays
+RUN pip install --no-cache-dir .
+EXPOSE 8000
+CMD ["gunicorn", "service.app:create_app()", "--worker-class", "gthread", "--threads", "32", "--workers", "2", "--bind", "0.0.0.0:8000"]

@@ -1,0 +1,1 @@
+"""Replays, exports and audits of recorded games (arrives with the replays issue)."""

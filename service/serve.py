@@ -1,0 +1,51 @@
+"""`cardtrail serve`: the web app under gunicorn, with an embedded Redis when needed."""
+
+import os
+from pathlib import Path
+from typing import Any
+
+from gunicorn.app.base import BaseApplication
+
+from service.redis_server import EmbeddedRedis
+
+
+class _Gunicorn(BaseApplication):
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        from service.app import create_app
+
+        return create_app()
+
+
+def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
+    """gthread workers: long-polls hold a thread each, so threads are plentiful."""
+    return {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": threads,
+        "timeout": 60,
+        "graceful_timeout": 5,
+        "accesslog": None,
+    }
+
+
+def run(host: str, port: int, data_dir: str, workers: int = 1, threads: int = 32) -> None:
+    """Serve until interrupted; stops the embedded Redis it started."""
+    embedded = None
+    if not os.environ.get("REDIS_URL"):
+        embedded = EmbeddedRedis(Path(data_dir) / "redis", appendfsync="always").start()
+        os.environ["REDIS_URL"] = embedded.url
+    print(f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})", flush=True)
+    try:
+        _Gunicorn(gunicorn_options(host, port, workers, threads)).run()
+    finally:
+        if embedded is not None:
+            embedded.stop()
