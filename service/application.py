@@ -10,7 +10,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,7 @@ from service import keys, scripts
 from service.store import EventStore, VersionConflict
 
 SNAPSHOT_EVERY = 32  # fold at most this many events past the last snapshot
+CACHE_GAMES = 2048  # states kept in process memory (a cache like the snapshots)
 
 
 class ServiceError(Exception):
@@ -58,6 +61,8 @@ class GameService:
         self.store = EventStore(client)
         self.allow_preset_deck = allow_preset_deck
         self._join = client.register_script(scripts.JOIN)
+        self._cache: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._cache_lock = threading.Lock()
 
     # -- creating and joining -------------------------------------------------
 
@@ -177,21 +182,46 @@ class GameService:
     # -- reading ----------------------------------------------------------------
 
     def _meta(self, game_id: str) -> dict[str, Any]:
-        raw = self.redis.hgetall(keys.meta(game_id))
+        return self._decode_meta(game_id, self.redis.hgetall(keys.meta(game_id)))
+
+    @staticmethod
+    def _decode_meta(game_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         if not raw:
             raise ServiceError(404, "game_not_found", f"There is no game {game_id!r}.")
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     def load(self, game_id: str) -> Loaded:
-        meta = self._meta(game_id)
+        """The game's state now: cached state (or snapshot) plus the events since, folded."""
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.meta(game_id))
+        if cached is None:
+            pipe.hgetall(keys.snapshot(game_id))
+        meta_raw, *rest = pipe.execute()
+        meta = self._decode_meta(game_id, meta_raw)
         game = games.get(meta["game"])
-        snapshot = self.store.load_snapshot(game_id, game.rules_version)
-        version, state = snapshot if snapshot else (0, None)
+        if cached is not None:
+            version, state = cached
+        else:
+            snapshot = self.store.decode_snapshot(rest[0], game.rules_version)
+            version, state = snapshot if snapshot else (0, None)
         events = self.store.read(game_id, after=version)
         state = table.fold(game, events, state)
-        if len(events) >= SNAPSHOT_EVERY:
-            self.store.save_snapshot(game_id, version + len(events), game.rules_version, state)
-        return Loaded(game_id, game, meta, state, version + len(events))
+        version += len(events)
+        if cached is None and len(events) >= SNAPSHOT_EVERY:
+            self.store.save_snapshot(game_id, version, game.rules_version, state)
+        self._remember(game_id, version, state)
+        return Loaded(game_id, game, meta, state, version)
+
+    def _remember(self, game_id: str, version: int, state: Any) -> None:
+        with self._cache_lock:
+            known = self._cache.get(game_id)
+            if known is None or known[0] <= version:
+                self._cache[game_id] = (version, state)
+                self._cache.move_to_end(game_id)
+            while len(self._cache) > CACHE_GAMES:
+                self._cache.popitem(last=False)
 
     def seat_of(self, game_id: str, token: str | None, meta: dict[str, Any]) -> int | None:
         """The seat this bearer token acts for (None without a token)."""
@@ -292,11 +322,12 @@ class GameService:
         if_match: int | None = None,
         idempotency_key: str | None = None,
     ) -> dict[str, Any]:
-        meta = self._meta(game_id)
         if token is None:
+            self._meta(game_id)
             raise ServiceError(401, "missing_token", "Send your seat's token as a Bearer token.")
-        seat = self.seat_of(game_id, token, meta)
-        return self.act(game_id, seat, command, if_match, idempotency_key)
+        loaded = self.load(game_id)
+        seat = self.seat_of(game_id, token, loaded.meta)
+        return self.act(game_id, seat, command, if_match, idempotency_key, loaded)
 
     def act(
         self,
@@ -305,6 +336,7 @@ class GameService:
         command: dict[str, Any],
         if_match: int | None = None,
         idempotency_key: str | None = None,
+        loaded: Loaded | None = None,
     ) -> dict[str, Any]:
         """Decide and append one seat's command; the path every move takes."""
         request_digest = hashlib.sha256(
@@ -315,7 +347,7 @@ class GameService:
             record = self.store.idempotency_record(game_id, idem)
             if record is not None:
                 return self._replayed(record, request_digest)
-        loaded = self.load(game_id)
+        loaded = loaded or self.load(game_id)
         if if_match is not None and if_match != loaded.version:
             raise ServiceError(
                 412,
@@ -353,6 +385,7 @@ class GameService:
             ) from None
         if appended.replayed is not None:
             return self._replayed(appended.replayed, request_digest)
+        self._remember(game_id, version, state)
         if game.is_finished(state):
             self.redis.hset(keys.meta(game_id), "status", "finished")
             self._index(game_id, "finished", float(loaded.meta["created"]))

@@ -43,7 +43,9 @@ def run(host: str, port: int, data_dir: str, workers: int = 1, threads: int = 32
     if not os.environ.get("REDIS_URL"):
         embedded = EmbeddedRedis(Path(data_dir) / "redis", appendfsync="always").start()
         os.environ["REDIS_URL"] = embedded.url
-    print(f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})", flush=True)
+    print(
+        f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})", flush=True
+    )
     try:
         _Gunicorn(gunicorn_options(host, port, workers, threads)).run()
     finally:

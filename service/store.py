@@ -96,8 +96,9 @@ class EventStore:
             return
         self.redis.xread({keys.events(game_id): f"0-{after}"}, count=1, block=int(timeout_s * 1000))
 
-    def load_snapshot(self, game_id: str, rules_version: str) -> tuple[int, Any] | None:
-        data = self.redis.hgetall(keys.snapshot(game_id))
+    @staticmethod
+    def decode_snapshot(data: dict[bytes, bytes], rules_version: str) -> tuple[int, Any] | None:
+        """(version, state) from a snapshot hash, or None if absent or of other rules."""
         if not data or data.get(b"rules_version", b"").decode() != rules_version:
             return None
         return int(data[b"version"]), pickle.loads(data[b"state"])
