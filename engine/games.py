@@ -6,7 +6,7 @@ up by name and never branch on which game it is.
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import InvalidOptions
@@ -33,6 +33,8 @@ class Game:
     to_act: Callable[[State], list[int]]
     next_hand: Callable[[State], int | None]
     is_finished: Callable[[State], bool]
+    # bot level -> choose(view, history, rng) -> command; bots see one seat's view only
+    bots: dict[str, Callable[..., Command]] = field(default_factory=dict)
 
 
 _MODULES = {"rummy": "engine.rummy"}

@@ -22,6 +22,7 @@ from engine import IllegalMove, InvalidOptions, games, table
 from engine.games import Game
 from service import keys, scripts
 from service.store import EventStore, VersionConflict
+from service.turns import TurnDispatcher
 
 SNAPSHOT_EVERY = 32  # fold at most this many events past the last snapshot
 CACHE_GAMES = 2048  # states kept in process memory (a cache like the snapshots)
@@ -56,8 +57,14 @@ def _new_id() -> str:
 
 
 class GameService:
-    def __init__(self, client: redis.Redis, allow_preset_deck: bool = False) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        allow_preset_deck: bool = False,
+        queue_client: redis.Redis | None = None,
+    ) -> None:
         self.redis = client
+        self.turns = TurnDispatcher(queue_client or client, client)
         self.store = EventStore(client)
         self.allow_preset_deck = allow_preset_deck
         self._join = client.register_script(scripts.JOIN)
@@ -128,6 +135,8 @@ class GameService:
         pipe.execute()
         version = self.store.append(game_id, 0, events).version
         self._index(game_id, status, mapping["created"])
+        if not waiting:
+            self._hand_over_turns(game_id, version, game, table.fold(game, events), mapping)
         return {"id": game_id, "version": version, "status": status, "seats": seats_out}
 
     @staticmethod
@@ -177,6 +186,8 @@ class GameService:
             version = self.store.append(game_id, loaded.version, events).version
             self.redis.hset(keys.meta(game_id), "status", "playing")
             self._index(game_id, "playing", float(meta["created"]))
+            state = table.fold(loaded.game, events, loaded.state)
+            self._hand_over_turns(game_id, version, loaded.game, state, self._meta(game_id))
         return {"seat": int(chosen), "token": token, "version": version}
 
     # -- reading ----------------------------------------------------------------
@@ -386,10 +397,35 @@ class GameService:
         if appended.replayed is not None:
             return self._replayed(appended.replayed, request_digest)
         self._remember(game_id, version, state)
+        self._hand_over_turns(game_id, version, game, state, loaded.meta)
         if game.is_finished(state):
             self.redis.hset(keys.meta(game_id), "status", "finished")
             self._index(game_id, "finished", float(loaded.meta["created"]))
         return response
+
+    def _hand_over_turns(
+        self, game_id: str, version: int, game: Game, state: Any, meta: dict[str, Any]
+    ) -> None:
+        """Queue the turn of any bot that must act now (or note that none must)."""
+        bots = self.turns.bots_to_act(self.seats(meta), game.to_act(state))
+        self.turns.after_append(game_id, version, bots)
+
+    def bot_history(self, game_id: str, seat: int, state: Any, game: Game) -> list[dict]:
+        """The current hand's events as `seat` saw them: a bot's memory, nothing more."""
+        history: list[dict[str, Any]] = []
+        newest = "+"
+        while True:
+            batch = self.redis.xrevrange(keys.events(game_id), newest, "-", count=128)
+            for _entry_id, fields in batch:
+                event = json.loads(fields[b"e"])
+                history.append(game.redact(event, seat, state))
+                if event["type"] in ("hand_dealt", "game_created"):
+                    history.reverse()
+                    return history
+            if len(batch) < 128:
+                history.reverse()
+                return history
+            newest = "(" + batch[-1][0].decode()
 
     @staticmethod
     def _replayed(record: dict[str, Any], request_digest: str) -> dict[str, Any]:

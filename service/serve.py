@@ -1,6 +1,8 @@
 """`cardtrail serve`: the web app under gunicorn, with an embedded Redis when needed."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,17 +39,33 @@ def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[s
     }
 
 
-def run(host: str, port: int, data_dir: str, workers: int = 1, threads: int = 32) -> None:
-    """Serve until interrupted; stops the embedded Redis it started."""
+def start_bot_workers(count: int) -> list[subprocess.Popen]:
+    """RQ worker processes (see workers/run.py), sharing this process's REDIS_URL."""
+    command = [sys.executable, "-c", "from workers.run import run_worker; run_worker()"]
+    return [subprocess.Popen(command, start_new_session=True) for _ in range(count)]
+
+
+def run(
+    host: str, port: int, data_dir: str, workers: int = 1, threads: int = 32, bot_workers: int = 1
+) -> None:
+    """Serve until interrupted; stops the embedded Redis and the workers it started."""
     embedded = None
     if not os.environ.get("REDIS_URL"):
         embedded = EmbeddedRedis(Path(data_dir) / "redis", appendfsync="always").start()
         os.environ["REDIS_URL"] = embedded.url
+    bots = start_bot_workers(bot_workers)
     print(
         f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})", flush=True
     )
     try:
         _Gunicorn(gunicorn_options(host, port, workers, threads)).run()
     finally:
+        for proc in bots:
+            proc.terminate()
+        for proc in bots:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         if embedded is not None:
             embedded.stop()

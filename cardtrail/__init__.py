@@ -1,0 +1,1 @@
+"""cardtrail's command line (`cardtrail serve | worker | simulate …`)."""

@@ -1,0 +1,84 @@
+"""Handing turns to the background: after an append leaves a bot to act, enqueue its turn.
+
+Jobs are referenced by dotted name, so the web app never imports the workers.
+A turn's job id names the game and version and is enqueued with RQ's `unique`,
+so a turn is never enqueued twice; the reconciler (workers/reconcile.py) re-enqueues
+turns whose job was lost with a killed worker.
+"""
+
+import contextlib
+import time
+from datetime import timedelta
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError
+
+QUEUE = "cardtrail"
+BOT_TURN = "workers.jobs.play_bot_turn"
+RECONCILE = "workers.reconcile.reconcile_job"
+WAITING_ON_BOTS = "cardtrail:bots:waiting"  # sorted set: game id -> since when
+TURN_JOBS = "cardtrail:bots:jobs"  # hash: game id -> "<version> <job id>" of the turn's job
+RECONCILER_ALIVE = "cardtrail:bots:reconciler"  # string with a TTL, refreshed by each run
+RECONCILE_EVERY = timedelta(seconds=2)
+
+
+def turn_job_id(game_id: str, version: int, attempt: int = 0) -> str:
+    base = f"bot-{game_id}-{version}"
+    return base if attempt == 0 else f"{base}-retry{attempt}"
+
+
+class TurnDispatcher:
+    def __init__(self, queue_connection: redis.Redis, state_connection: redis.Redis) -> None:
+        self.queue = Queue(QUEUE, connection=queue_connection)
+        self.redis = state_connection
+
+    def bots_to_act(self, seats_info: list[dict], to_act: list[int]) -> list[int]:
+        return [seat for seat in to_act if seats_info[seat].get("bot")]
+
+    def after_append(self, game_id: str, version: int, bot_seats: list[int]) -> None:
+        if not bot_seats:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(WAITING_ON_BOTS, game_id)
+            pipe.hdel(TURN_JOBS, game_id)
+            pipe.execute()
+            return
+        self.redis.zadd(WAITING_ON_BOTS, {game_id: time.time()})
+        self.enqueue_turn(game_id, version)
+        self.ensure_reconciler()
+
+    def enqueue_turn(self, game_id: str, version: int, attempt: int = 0) -> None:
+        job_id = turn_job_id(game_id, version, attempt)
+        try:
+            self.queue.enqueue(
+                BOT_TURN,
+                game_id,
+                version,
+                job_id=job_id,
+                unique=True,
+                retry=Retry(max=3, interval=[1, 2, 4]),
+                result_ttl=600,
+                failure_ttl=3600,
+            )
+        except DuplicateJobError:
+            return
+        self.redis.hset(TURN_JOBS, game_id, f"{version} {job_id}")
+
+    def ensure_reconciler(self) -> None:
+        """Start the periodic reconciler unless a run was seen lately."""
+        if self.redis.set(RECONCILER_ALIVE, "1", nx=True, ex=10):
+            schedule_reconcile(self.queue)
+
+
+def schedule_reconcile(queue: Queue, delay: timedelta = RECONCILE_EVERY) -> None:
+    """One reconcile per 2-second slot, however many processes ask for it."""
+    slot = int((time.time() + delay.total_seconds()) // RECONCILE_EVERY.total_seconds())
+    with contextlib.suppress(DuplicateJobError):
+        queue.enqueue_in(
+            delay,
+            RECONCILE,
+            job_id=f"reconcile-{slot}",
+            unique=True,
+            result_ttl=60,
+            failure_ttl=600,
+        )

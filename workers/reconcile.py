@@ -1,0 +1,81 @@
+"""The reconciler: no game waits forever on a bot whose worker died.
+
+It looks at every game waiting on a bot. If the job meant to play that turn is
+missing, failed, finished without moving the game, or has been running far
+longer than any bot thinks (its worker was killed), it enqueues the turn again
+under a new attempt id. Duplicate moves are impossible however often this runs:
+a turn appends only at its expected version.
+"""
+
+import time
+from datetime import UTC, datetime
+
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from service.turns import (
+    RECONCILER_ALIVE,
+    TURN_JOBS,
+    WAITING_ON_BOTS,
+    schedule_reconcile,
+)
+from workers.connection import game_service
+
+STALE_AFTER_S = 4.0  # a bot turn takes milliseconds; a job running this long lost its worker
+_LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+
+def reconcile() -> int:
+    """Re-enqueue lost bot turns; returns how many were re-enqueued."""
+    service = game_service()
+    queue = service.turns.queue
+    redis = service.redis
+    requeued = 0
+    for raw_id in redis.zrange(WAITING_ON_BOTS, 0, -1):
+        game_id = raw_id.decode()
+        try:
+            loaded = service.load(game_id)
+        except Exception:  # a vanished game: forget it
+            redis.zrem(WAITING_ON_BOTS, game_id)
+            continue
+        bots = service.turns.bots_to_act(
+            service.seats(loaded.meta), loaded.game.to_act(loaded.state)
+        )
+        if not bots:
+            service.turns.after_append(game_id, loaded.version, [])
+            continue
+        current = redis.hget(TURN_JOBS, game_id)
+        if current is not None and _alive(current.decode(), loaded.version, queue.connection):
+            continue
+        attempt = int(time.time() * 1000)
+        service.turns.enqueue_turn(game_id, loaded.version, attempt=attempt)
+        requeued += 1
+    return requeued
+
+
+def _alive(entry: str, version: int, connection) -> bool:
+    """Is the job recorded for this game meant for this version, and still able to run?"""
+    job_version, _, job_id = entry.partition(" ")
+    if int(job_version) != version:
+        return False
+    try:
+        job = Job.fetch(job_id, connection=connection)
+    except NoSuchJobError:
+        return False
+    status = job.get_status(refresh=False)
+    if status in _LIVE:
+        return True
+    if status == JobStatus.STARTED and job.started_at is not None:
+        started = job.started_at.replace(tzinfo=job.started_at.tzinfo or UTC)
+        return (datetime.now(UTC) - started).total_seconds() < STALE_AFTER_S
+    return False
+
+
+def reconcile_job() -> int:
+    """The periodic run: reconcile, then schedule the next run."""
+    service = game_service()
+    service.redis.set(RECONCILER_ALIVE, "1", ex=10)
+    try:
+        return reconcile()
+    finally:
+        schedule_reconcile(service.turns.queue)
