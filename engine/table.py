@@ -6,7 +6,6 @@ The service, the workers, `simulate` and the tests all go through here, so a
 game is played the same way everywhere.
 """
 
-import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -18,8 +17,34 @@ from engine.shuffle import KeyedStream, derive_hex, seed_key, shuffle
 __all__ = ["deal_command", "fold", "new_game", "play", "seed_key"]
 
 
+# Events of the table rather than of a game's rules: who sat down with which client
+# seed, and the revealed server seed. Every game's fold passes over them.
+TABLE_EVENTS = frozenset({"players_seated", "seed_revealed"})
+
+
+def evolve(game: Game, state: State, event: Event) -> State:
+    return state if event["type"] in TABLE_EVENTS else game.evolve(state, event)
+
+
 def fold(game: Game, events: Iterable[Event], state: State = None) -> State:
-    return functools.reduce(game.evolve, events, state)
+    game_evolve = game.evolve
+    for event in events:
+        if event["type"] not in TABLE_EVENTS:
+            state = game_evolve(state, event)
+    return state
+
+
+def redact(game: Game, event: Event, seat: int | None, state: State) -> Event:
+    """An event as `seat` may see it; table events are public."""
+    return event if event["type"] in TABLE_EVENTS else game.redact(event, seat, state)
+
+
+def players_seated(client_seeds: Sequence[str | None]) -> Event:
+    return {"type": "players_seated", "v": 1, "client_seeds": list(client_seeds)}
+
+
+def seed_revealed(server_seed: str) -> Event:
+    return {"type": "seed_revealed", "v": 1, "server_seed": server_seed}
 
 
 def deal_command(game: Game, state: State, key: bytes) -> dict[str, Any]:

@@ -62,7 +62,7 @@ class Games(MethodView):
         """Create a game: seats are players (a token each), bots or open seats."""
         return service().create(body)
 
-    @blp.arguments(schemas.ListQuery, location="query")
+    @blp.arguments(schemas.ListQuery, location="query", unknown=None)
     @blp.response(200, schemas.GameList)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first, optionally by status."""
@@ -85,7 +85,7 @@ class Join(MethodView):
     @blp.response(201, schemas.Joined)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open seat; the last seat filled starts the game."""
-        return service().join(game_id, body["name"], body.get("seat"))
+        return service().join(game_id, body["name"], body.get("seat"), body.get("client_seed"))
 
 
 @blp.route("/games/<game_id>/moves")
@@ -106,7 +106,7 @@ class Moves(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
     @blp.response(200, schemas.EventsOut)
     @blp.doc(security=BEARER)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import redis
 
-from engine import IllegalMove, InvalidOptions, games, table
+from engine import IllegalMove, InvalidOptions, games, ledger, table
 from engine.games import Game
 from service import keys, scripts
 from service.store import EventStore, VersionConflict
@@ -46,6 +46,7 @@ class Loaded:
     meta: dict[str, Any]
     state: Any
     version: int
+    last_hash: str
 
 
 def token_digest(token: str) -> str:
@@ -68,7 +69,7 @@ class GameService:
         self.store = EventStore(client)
         self.allow_preset_deck = allow_preset_deck
         self._join = client.register_script(scripts.JOIN)
-        self._cache: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[int, Any, str]] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     # -- creating and joining -------------------------------------------------
@@ -89,20 +90,21 @@ class GameService:
             options = game.resolve_options(spec.get("preset"), spec.get("options"), len(seats_spec))
         except InvalidOptions as error:
             raise ServiceError(422, "invalid_options", error.reason, error.field) from None
-        seed = spec.get("seed") or secrets.token_hex(32)
-        key = table.seed_key(seed)
+        server_seed = spec.get("seed") or secrets.token_hex(32)
         game_id = _new_id()
         seats_out: list[dict[str, Any]] = []
         mapping: dict[str, Any] = {
             "game": name,
             "preset": spec.get("preset") or "",
             "players": len(seats_spec),
-            "seed": seed,
+            "seed": server_seed,
             "created": time.time(),
             "deck": json.dumps(deck) if deck is not None else "",
         }
         token_index: dict[str, str] = {}
         for seat, seat_spec in enumerate(seats_spec):
+            if seat_spec.get("client_seed"):
+                mapping[f"client_seed:{seat}"] = seat_spec["client_seed"]
             if seat_spec.get("open"):
                 mapping[f"seat:{seat}"] = "open"
                 seats_out.append({"seat": seat, "open": True})
@@ -119,13 +121,15 @@ class GameService:
         created = game.created_event(
             options,
             len(seats_spec),
-            self._first_dealer(options, key, len(seats_spec)),
+            self._first_dealer(options, server_seed, len(seats_spec)),
             "seed" if deck is None else "explicit",
         )
+        created["seed_commitment"] = ledger.commitment(server_seed)
         events = [created]
         waiting = any(s.get("open") for s in seats_spec)
-        if not waiting:
-            events += self._deal_first(game, game.evolve(None, created), key, deck)
+        first_deal = self._start(game, game.evolve(None, created), mapping, deck)
+        if not waiting:  # else it is dealt when the last seat fills (checked now all the same)
+            events += first_deal
         status = "waiting" if waiting else "playing"
         mapping["status"] = status
         pipe = self.redis.pipeline(transaction=False)
@@ -133,24 +137,36 @@ class GameService:
         if token_index:
             pipe.hset(keys.TOKENS, mapping=token_index)
         pipe.execute()
-        version = self.store.append(game_id, 0, events).version
+        version = self.store.append(
+            game_id, 0, events, ledger.chain_start(game_id), command={"type": "create"}
+        ).version
         self._index(game_id, status, mapping["created"])
         if not waiting:
             self._hand_over_turns(game_id, version, game, table.fold(game, events), mapping)
         return {"id": game_id, "version": version, "status": status, "seats": seats_out}
 
     @staticmethod
-    def _first_dealer(options: Any, key: bytes, players: int) -> int:
+    def _first_dealer(options: Any, server_seed: str, players: int) -> int:
+        """From the server seed alone: it must be fixed before every client seed is in."""
         chosen = getattr(options, "first_dealer", None)
-        return chosen if chosen is not None else table.first_dealer(key, players)
+        if chosen is not None:
+            return chosen
+        return table.first_dealer(table.seed_key(server_seed), players)
 
     @staticmethod
-    def _deal_first(game: Game, state: Any, key: bytes, deck: list[str] | None):
-        command = table.deal_command(game, state, key)
+    def client_seeds(meta: dict[str, Any]) -> list[str | None]:
+        return [meta.get(f"client_seed:{seat}") for seat in range(int(meta["players"]))]
+
+    def deal_key(self, meta: dict[str, Any]) -> bytes:
+        return ledger.deal_key(meta["seed"], self.client_seeds(meta))
+
+    def _start(self, game: Game, state: Any, meta: dict[str, Any], deck: list[str] | None):
+        """Once every seat is filled: record the client seeds, then deal the first hand."""
+        command = table.deal_command(game, state, self.deal_key(meta))
         if deck is not None:
             command["deck"] = list(deck)
         try:
-            return game.decide(state, command)
+            return [table.players_seated(self.client_seeds(meta)), *game.decide(state, command)]
         except IllegalMove as error:
             raise ServiceError(422, "invalid_deck", error.message, "deck") from None
 
@@ -163,7 +179,9 @@ class GameService:
         pipe.zadd(keys.games_by_status(status), {game_id: created})
         pipe.execute()
 
-    def join(self, game_id: str, name: str, seat: int | None) -> dict[str, Any]:
+    def join(
+        self, game_id: str, name: str, seat: int | None, client_seed: str | None = None
+    ) -> dict[str, Any]:
         meta = self._meta(game_id)
         if seat is not None and not 0 <= seat < int(meta["players"]):
             raise ServiceError(422, "unknown_seat", "That seat is not at this table.", "seat")
@@ -171,7 +189,12 @@ class GameService:
         digest = token_digest(token)
         chosen, left = self._join(
             keys=[keys.meta(game_id)],
-            args=["" if seat is None else seat, json.dumps({"name": name}), digest],
+            args=[
+                "" if seat is None else seat,
+                json.dumps({"name": name}),
+                digest,
+                client_seed or "",
+            ],
         )
         if chosen == -1:
             raise ServiceError(409, "no_open_seat", "Every seat at this table is taken.")
@@ -182,8 +205,10 @@ class GameService:
         if left == 0:
             loaded = self.load(game_id)
             deck = json.loads(meta["deck"]) if meta.get("deck") else None
-            events = self._deal_first(loaded.game, loaded.state, table.seed_key(meta["seed"]), deck)
-            version = self.store.append(game_id, loaded.version, events).version
+            events = self._start(loaded.game, loaded.state, loaded.meta, deck)
+            version = self.store.append(
+                game_id, loaded.version, events, loaded.last_hash, command={"type": "start"}
+            ).version
             self.redis.hset(keys.meta(game_id), "status", "playing")
             self._index(game_id, "playing", float(meta["created"]))
             state = table.fold(loaded.game, events, loaded.state)
@@ -213,23 +238,24 @@ class GameService:
         meta = self._decode_meta(game_id, meta_raw)
         game = games.get(meta["game"])
         if cached is not None:
-            version, state = cached
+            version, state, last_hash = cached
         else:
             snapshot = self.store.decode_snapshot(rest[0], game.rules_version)
-            version, state = snapshot if snapshot else (0, None)
-        events = self.store.read(game_id, after=version)
-        state = table.fold(game, events, state)
-        version += len(events)
-        if cached is None and len(events) >= SNAPSHOT_EVERY:
-            self.store.save_snapshot(game_id, version, game.rules_version, state)
-        self._remember(game_id, version, state)
-        return Loaded(game_id, game, meta, state, version)
+            version, state, last_hash = snapshot or (0, None, ledger.chain_start(game_id))
+        records = self.store.records(game_id, after=version)
+        state = table.fold(game, (record.event for record in records), state)
+        if records:
+            version, last_hash = records[-1].version, records[-1].hash
+        if cached is None and len(records) >= SNAPSHOT_EVERY:
+            self.store.save_snapshot(game_id, version, game.rules_version, state, last_hash)
+        self._remember(game_id, version, state, last_hash)
+        return Loaded(game_id, game, meta, state, version, last_hash)
 
-    def _remember(self, game_id: str, version: int, state: Any) -> None:
+    def _remember(self, game_id: str, version: int, state: Any, last_hash: str) -> None:
         with self._cache_lock:
             known = self._cache.get(game_id)
             if known is None or known[0] <= version:
-                self._cache[game_id] = (version, state)
+                self._cache[game_id] = (version, state, last_hash)
                 self._cache.move_to_end(game_id)
             while len(self._cache) > CACHE_GAMES:
                 self._cache.popitem(last=False)
@@ -318,7 +344,7 @@ class GameService:
         loaded = self.load(game_id)
         events = self.store.read(game_id, after=after, upto=loaded.version)
         shown = [
-            {**loaded.game.redact(event, seat, loaded.state), "version": after + index + 1}
+            {**table.redact(loaded.game, event, seat, loaded.state), "version": after + index + 1}
             for index, event in enumerate(events)
         ]
         return {"version": loaded.version, "events": shown}
@@ -368,25 +394,33 @@ class GameService:
         if loaded.meta.get("status") == "waiting":
             raise ServiceError(409, "game_not_started", "The game waits for its open seats.")
         game = loaded.game
+        seated_command = {**command, "seat": seat}
         try:
             state, events = table.play(
-                game, loaded.state, {**command, "seat": seat}, table.seed_key(loaded.meta["seed"])
+                game, loaded.state, seated_command, self.deal_key(loaded.meta)
             )
         except IllegalMove as error:
             status = 409 if error.code in ("not_your_turn", "game_over") else 422
             raise ServiceError(status, error.code, error.message) from None
+        if game.is_finished(state):
+            events = [*events, table.seed_revealed(loaded.meta["seed"])]
         version = loaded.version + len(events)
         response = {
             "version": version,
             "events": [
-                {**game.redact(event, seat, state), "version": loaded.version + i + 1}
+                {**table.redact(game, event, seat, state), "version": loaded.version + i + 1}
                 for i, event in enumerate(events)
             ],
         }
         record = {"request": request_digest, "response": response} if idem else None
         try:
             appended = self.store.append(
-                game_id, loaded.version, events, (idem, record) if idem else None
+                game_id,
+                loaded.version,
+                events,
+                loaded.last_hash,
+                command=seated_command,
+                idempotency=(idem, record) if idem else None,
             )
         except VersionConflict as conflict:
             raise ServiceError(
@@ -396,7 +430,7 @@ class GameService:
             ) from None
         if appended.replayed is not None:
             return self._replayed(appended.replayed, request_digest)
-        self._remember(game_id, version, state)
+        self._remember(game_id, version, state, appended.last_hash)
         self._hand_over_turns(game_id, version, game, state, loaded.meta)
         if game.is_finished(state):
             self.redis.hset(keys.meta(game_id), "status", "finished")
@@ -418,7 +452,7 @@ class GameService:
             batch = self.redis.xrevrange(keys.events(game_id), newest, "-", count=128)
             for _entry_id, fields in batch:
                 event = json.loads(fields[b"e"])
-                history.append(game.redact(event, seat, state))
+                history.append(table.redact(game, event, seat, state))
                 if event["type"] in ("hand_dealt", "game_created"):
                     history.reverse()
                     return history

@@ -6,7 +6,7 @@ fields a move may need); what a move means is the engine's business.
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from engine import InvalidCard, games
 from engine.cards import parse_card
@@ -29,6 +29,7 @@ class SeatRequest(Schema):
     name = fields.String(validate=validate.Length(1, 40))
     bot = fields.String(validate=validate.OneOf(BOT_LEVELS))
     open = fields.Boolean()
+    client_seed = fields.String(validate=validate.Length(1, 200))
 
     @validates_schema
     def exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -66,6 +67,7 @@ class CreatedGame(Schema):
 class JoinRequest(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 40))
     seat = fields.Integer(validate=validate.Range(0, 7))
+    client_seed = fields.String(validate=validate.Length(1, 200))
 
 
 class Joined(Schema):
@@ -75,6 +77,9 @@ class Joined(Schema):
 
 
 class ListQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
     status = fields.String(validate=validate.OneOf(("waiting", "playing", "finished")))
     page = fields.Integer(load_default=1, validate=validate.Range(1, 100_000))
     page_size = fields.Integer(load_default=20, validate=validate.Range(1, 100))
@@ -159,6 +164,9 @@ class EventsOut(Schema):
 
 
 class EventsQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
     after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
     wait = fields.Float(load_default=0, validate=validate.Range(0, 30))
 

@@ -2,7 +2,7 @@
 
 # KEYS[1] events stream, KEYS[2] idempotency key ("" slot-mate when unused)
 # ARGV[1] expected version, ARGV[2] idempotency record ("" for none), ARGV[3] TTL s,
-# ARGV[4..] events as JSON.
+# then for each event three values: event JSON, its chain hash, its command JSON ("" for none).
 # Returns {"ok", new_version} | {"conflict", current_version} | {"replay", record}.
 APPEND = """
 if ARGV[2] ~= '' then
@@ -13,9 +13,13 @@ local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then
   return {'conflict', version}
 end
-for i = 4, #ARGV do
+for i = 4, #ARGV, 3 do
   version = version + 1
-  redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i])
+  if ARGV[i + 2] ~= '' then
+    redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2])
+  else
+    redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1])
+  end
 end
 if ARGV[2] ~= '' then
   redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
@@ -24,7 +28,7 @@ return {'ok', version}
 """
 
 # KEYS[1] meta hash. ARGV[1] wanted seat ("" = first open), ARGV[2] seat JSON,
-# ARGV[3] token hash. Seats live in the hash as fields seat:<n> (JSON) with
+# ARGV[3] token hash, ARGV[4] client seed ("" for none). Seats live in the hash as fields seat:<n> (JSON) with
 # open seats marked by the value "open". Returns {seat, open seats left} or
 # {-1, 0} when no seat is open, {-2, 0} when the wanted seat is taken.
 JOIN = """
@@ -47,6 +51,7 @@ else
 end
 if chosen < 0 then return {-1, 0} end
 redis.call('HSET', KEYS[1], 'seat:' .. chosen, ARGV[2], 'token:' .. chosen, ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'client_seed:' .. chosen, ARGV[4]) end
 local left = 0
 for seat = 0, players - 1 do
   if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then left = left + 1 end

@@ -15,6 +15,7 @@ from typing import Any
 
 import redis
 
+from engine.ledger import canonical_json, chain, chain_start, record_bytes
 from service import keys, scripts
 
 IDEMPOTENCY_TTL = 2 * 24 * 3600  # keys are kept at least 24 h
@@ -30,12 +31,28 @@ class VersionConflict(Exception):
 @dataclass(frozen=True)
 class Appended:
     version: int
+    last_hash: str = ""
     replayed: dict[str, Any] | None = None  # the stored idempotency record, if a repeat
 
 
-def encode(event: dict[str, Any]) -> str:
-    """Canonical JSON: sorted keys, no spaces, UTF-8 kept (the audit hashes these bytes)."""
-    return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+@dataclass(frozen=True)
+class Record:
+    """One log entry: the event, the command that opened its batch (if it did), its hash."""
+
+    version: int
+    event: dict[str, Any]
+    command: dict[str, Any] | None
+    hash: str
+
+
+def _record(entry_id: bytes, fields: dict[bytes, bytes]) -> Record:
+    command = fields.get(b"c")
+    return Record(
+        version=_version_of(entry_id),
+        event=json.loads(fields[b"e"]),
+        command=json.loads(command) if command else None,
+        hash=fields.get(b"h", b"").decode(),
+    )
 
 
 def _version_of(entry_id: bytes | str) -> int:
@@ -53,17 +70,29 @@ class EventStore:
         game_id: str,
         expected_version: int,
         events: list[dict[str, Any]],
+        previous_hash: str,
+        command: dict[str, Any] | None = None,
         idempotency: tuple[str, dict[str, Any]] | None = None,
     ) -> Appended:
-        """Append `events` if the game is at `expected_version`, else raise VersionConflict."""
+        """Append `events` if the game is at `expected_version`, else raise VersionConflict.
+
+        `previous_hash` is the hash of the event at `expected_version` (the chain's start
+        for a new game); the version check guarantees it is still the last one.
+        """
         idem_key, record = idempotency if idempotency else ("", None)
+        values: list[str] = []
+        last_hash = previous_hash
+        for index, event in enumerate(events):
+            opener = command if index == 0 else None
+            last_hash = chain(last_hash, record_bytes(event, opener))
+            values += [canonical_json(event), last_hash, canonical_json(opener) if opener else ""]
         result = self._append(
             keys=[keys.events(game_id), keys.idempotency(game_id, idem_key)],
             args=[
                 expected_version,
                 json.dumps(record) if record is not None else "",
                 IDEMPOTENCY_TTL,
-                *(encode(event) for event in events),
+                *values,
             ],
         )
         status = result[0].decode() if isinstance(result[0], bytes) else result[0]
@@ -71,7 +100,7 @@ class EventStore:
             return Appended(version=-1, replayed=json.loads(result[1]))
         if status == "conflict":
             raise VersionConflict(expected_version, int(result[1]))
-        return Appended(version=int(result[1]))
+        return Appended(version=int(result[1]), last_hash=last_hash)
 
     def idempotency_record(self, game_id: str, idem_key: str) -> dict[str, Any] | None:
         raw = self.redis.get(keys.idempotency(game_id, idem_key))
@@ -86,9 +115,22 @@ class EventStore:
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end)
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
+    def records(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
+        """Log entries after version `after` (and up to `upto`), with commands and hashes."""
+        end = "+" if upto is None else f"0-{upto}"
+        entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end)
+        return [_record(entry_id, fields) for entry_id, fields in entries]
+
     def read_raw(self, game_id: str, after: int = 0) -> list[tuple[int, bytes]]:
+        """(version, stored event bytes) pairs: what tests compare to prove nothing changed."""
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", "+")
         return [(_version_of(entry_id), fields[b"e"]) for entry_id, fields in entries]
+
+    def hash_at(self, game_id: str, version: int) -> str:
+        if version == 0:
+            return chain_start(game_id)
+        entries = self.redis.xrange(keys.events(game_id), f"0-{version}", f"0-{version}")
+        return entries[0][1][b"h"].decode()
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> None:
         """Block until the stream has an event after `after`, or the timeout passes."""
@@ -97,19 +139,24 @@ class EventStore:
         self.redis.xread({keys.events(game_id): f"0-{after}"}, count=1, block=int(timeout_s * 1000))
 
     @staticmethod
-    def decode_snapshot(data: dict[bytes, bytes], rules_version: str) -> tuple[int, Any] | None:
-        """(version, state) from a snapshot hash, or None if absent or of other rules."""
+    def decode_snapshot(
+        data: dict[bytes, bytes], rules_version: str
+    ) -> tuple[int, Any, str] | None:
+        """(version, state, last hash) from a snapshot hash, or None if absent or of other rules."""
         if not data or data.get(b"rules_version", b"").decode() != rules_version:
             return None
-        return int(data[b"version"]), pickle.loads(data[b"state"])
+        return int(data[b"version"]), pickle.loads(data[b"state"]), data[b"hash"].decode()
 
-    def save_snapshot(self, game_id: str, version: int, rules_version: str, state: Any) -> None:
+    def save_snapshot(
+        self, game_id: str, version: int, rules_version: str, state: Any, last_hash: str
+    ) -> None:
         self.redis.hset(
             keys.snapshot(game_id),
             mapping={
                 "version": version,
                 "rules_version": rules_version,
                 "state": pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),
+                "hash": last_hash,
             },
         )
 
