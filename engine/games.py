@@ -33,6 +33,8 @@ class Game:
     to_act: Callable[[State], list[int]]
     next_hand: Callable[[State], int | None]
     is_finished: Callable[[State], bool]
+    reveal: Callable[[State], dict[str, Any]]  # every card face up (finished hands only)
+    describe: Callable[[Event, list[str]], str]  # one sentence per event, seat names given
     # bot level -> choose(view, history, rng) -> command; bots see one seat's view only
     bots: dict[str, Callable[..., Command]] = field(default_factory=dict)
 

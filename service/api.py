@@ -2,12 +2,13 @@
 
 from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import schemas
 from service.application import GameService, ServiceError
+from service.history import History
 
 blp = Blueprint("games", __name__, description="Games, seats, moves and their events")
 health = Blueprint("health", __name__, description="Liveness")
@@ -112,3 +113,59 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Events after version `after`; with `wait` seconds, blocks until one arrives."""
         return service().events(game_id, bearer_token(), query["after"], query["wait"])
+
+
+def history() -> History:
+    return current_app.extensions["cardtrail.history"]
+
+
+@blp.route("/games/<game_id>/hands")
+class Hands(MethodView):
+    @blp.response(200, schemas.HandsOut)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Every hand: number, dealer, first and last version, steps, finished, result."""
+        return history().hands(game_id)
+
+
+@blp.route("/games/<game_id>/hands/<int:number>/replay")
+class Replay(MethodView):
+    @blp.arguments(schemas.ReplayQuery, location="query", unknown=None)
+    @blp.response(200, schemas.ReplayOut)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str, number: int) -> dict[str, Any]:
+        """A hand's steps, or with `step=k` the state after step k (0 = the deal).
+
+        A finished hand is shown face up; a hand in play only from the caller's seat.
+        """
+        return history().replay(game_id, number, bearer_token(), query.get("step"))
+
+
+@blp.route("/games/<game_id>/export")
+class Export(MethodView):
+    @blp.doc(
+        security=BEARER,
+        responses={
+            "200": {
+                "description": "JSON Lines (docs/export-format.md)",
+                "content": {"application/jsonl": {"schema": {"type": "string"}}},
+            }
+        },
+    )
+    def get(self, game_id: str) -> Response:
+        """The whole finished game as JSON Lines, each event with its command and hash."""
+        lines = history().export(game_id, bearer_token())
+        body = "".join(line + "\n" for line in lines)
+        return Response(
+            body,
+            mimetype="application/jsonl",
+            headers={"Content-Disposition": f'attachment; filename="cardtrail-{game_id}.jsonl"'},
+        )
+
+
+@blp.route("/games/<game_id>/audit")
+class Audit(MethodView):
+    @blp.response(200, schemas.AuditOut)
+    @blp.doc(security=BEARER)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Re-run the finished game: hash chain, seed commitment, every deal, every move."""
+        return history().audit(game_id, bearer_token())

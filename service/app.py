@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 from service import problems
 from service.api import blp, health
 from service.application import GameService, ServiceError
+from service.history import History
 from service.redis_server import connect
 
 MAX_BODY_BYTES = 64 * 1024
@@ -32,6 +33,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         REDIS_URL=os.environ.get("REDIS_URL"),
+        RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
         ALLOW_PRESET_DECK=os.environ.get("CARDTRAIL_ALLOW_PRESET_DECK") == "1",
     )
     app.config.update(config or {})
@@ -41,9 +43,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.register_blueprint(health)
     api.register_blueprint(blp)
-    app.extensions["cardtrail"] = GameService(
-        connect(app.config["REDIS_URL"]), allow_preset_deck=app.config["ALLOW_PRESET_DECK"]
+    service = GameService(
+        connect(app.config["REDIS_URL"]),
+        allow_preset_deck=app.config["ALLOW_PRESET_DECK"],
+        queue_client=connect(app.config["RQ_REDIS_URL"]) if app.config["RQ_REDIS_URL"] else None,
     )
+    app.extensions["cardtrail"] = service
+    app.extensions["cardtrail.history"] = History(service)
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError):

@@ -178,3 +178,48 @@ class Problem(Schema):
     detail = fields.String(required=True)
     code = fields.String(required=True)
     errors = fields.List(fields.Dict())
+
+
+class HandOut(Schema):
+    number = fields.Integer(required=True)
+    dealer = fields.Integer(required=True)
+    first_version = fields.Integer(required=True)
+    last_version = fields.Integer(required=True)
+    steps = fields.Integer(required=True)
+    finished = fields.Boolean(required=True)
+    result = fields.Dict(allow_none=True)
+
+
+class HandsOut(Schema):
+    hands = fields.List(fields.Nested(HandOut), required=True)
+
+
+class ReplayQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    step = fields.Integer(validate=validate.Range(0, 10**7))
+
+
+class ReplayOut(Schema):
+    hand = fields.Nested(HandOut, required=True)
+    steps = fields.Integer(required=True)
+    names = fields.List(fields.String(), required=True)
+    face_up = fields.Boolean(required=True)
+    step = fields.Integer()
+    event = fields.Dict()
+    state = fields.Dict()
+    events = fields.List(fields.Dict())
+
+
+class AuditOut(Schema):
+    ok = fields.Boolean(required=True)
+    game_id = fields.String(allow_none=True)
+    game = fields.String(allow_none=True)
+    events = fields.Integer()
+    hands = fields.Integer()
+    finished = fields.Boolean()
+    deck_source = fields.String(allow_none=True)
+    checks = fields.Dict(keys=fields.String(), values=fields.Boolean())
+    first_bad = fields.Dict(allow_none=True)
+    notes = fields.List(fields.String())

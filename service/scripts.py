@@ -28,9 +28,10 @@ return {'ok', version}
 """
 
 # KEYS[1] meta hash. ARGV[1] wanted seat ("" = first open), ARGV[2] seat JSON,
-# ARGV[3] token hash, ARGV[4] client seed ("" for none). Seats live in the hash as fields seat:<n> (JSON) with
-# open seats marked by the value "open". Returns {seat, open seats left} or
-# {-1, 0} when no seat is open, {-2, 0} when the wanted seat is taken.
+# ARGV[3] token hash, ARGV[4] client seed ("" for none). Seats live in the hash as
+# fields seat:<n> (JSON) with open seats marked by the value "open".
+# Returns {seat, open seats left}, or {-1, 0} when no seat is open, {-2, 0} when
+# the wanted seat is taken.
 JOIN = """
 local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
 local wanted = ARGV[1]

@@ -6,7 +6,7 @@ from engine.rummy.decider import COMMAND_TYPES, created_event, decide, pack
 from engine.rummy.moves import legal_moves
 from engine.rummy.options import PRESETS, resolve
 from engine.rummy.state import RummyState, evolve
-from engine.rummy.view import redact, view
+from engine.rummy.view import describe, redact, reveal, view
 
 RULES_VERSION = "rummy-1"
 
@@ -37,4 +37,6 @@ GAME = Game(
     to_act=_to_act,
     next_hand=_next_hand,
     is_finished=lambda state: state.status == "finished",
+    reveal=reveal,
+    describe=describe,
 )

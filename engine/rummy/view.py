@@ -7,6 +7,7 @@ hand's remaining cards are public (they were shown for scoring).
 
 from typing import Any
 
+from engine.cards import pretty
 from engine.rummy.moves import legal_moves
 from engine.rummy.state import RummyState, deal_hands
 
@@ -15,6 +16,7 @@ def view(state: RummyState, seat: int | None) -> dict[str, Any]:
     hand = state.hand
     data: dict[str, Any] = {
         "game": "rummy",
+        "options": state.options.as_dict(),
         "status": "finished" if state.status == "finished" else "playing",
         "players": state.players,
         "scores": list(state.scores),
@@ -66,5 +68,49 @@ def _redacted_deal(event: dict[str, Any], seat: int | None, state: RummyState | 
     shown["upcard"] = pile[-1] if pile else None
     shown["stock_count"] = len(stock)
     if seat is not None:
-        shown["hand"] = hands[seat]
+        shown["cards"] = hands[seat]  # the seat's own cards ("hand" stays the hand number)
     return shown
+
+
+def reveal(state: RummyState) -> dict[str, Any]:
+    """Every card face up: for replays of finished hands and for audits, never for live play."""
+    data = view(state, None)
+    hand = state.hand
+    data["hands"] = [list(cards) for cards in hand.hands] if hand else []
+    data["stock"] = list(hand.stock) if hand else []
+    return data
+
+
+def describe(event: dict[str, Any], names: list[str]) -> str:
+    """One sentence saying what happened, for replay viewers and terminal replays."""
+    kind = event["type"]
+    who = names[event["seat"]] if "seat" in event and event["seat"] < len(names) else "?"
+    card = pretty(event["card"]) if event.get("card") else None
+    if kind == "game_created":
+        return f"A game of Rummy for {event['players']} players began."
+    if kind == "hand_dealt":
+        return f"Hand {event['hand']} was dealt by {names[event['dealer']]}."
+    if kind == "card_drawn":
+        if event["source"] == "discard":
+            return f"{who} drew {card} from the discard pile."
+        return f"{who} drew {card} from the stock." if card else f"{who} drew from the stock."
+    if kind == "stock_replenished":
+        how = "shuffled into" if event.get("shuffled") else "turned over to make"
+        return f"The stock ran out; the discard pile was {how} a new stock."
+    if kind == "melded":
+        cards = " ".join(pretty(c) for c in event["meld"]["cards"])
+        return f"{who} melded {cards} (meld {event['meld']['id']})."
+    if kind == "laid_off":
+        return f"{who} laid off {card} on meld {event['meld']}."
+    if kind == "joker_swapped":
+        return f"{who} swapped {card} for the joker in meld {event['meld']}."
+    if kind == "discarded":
+        return f"{who} discarded {card}."
+    if kind == "hand_ended":
+        if event["winner"] is None:
+            return f"Hand {event['hand']} ended with nobody out."
+        rummy = " going rummy" if event.get("rummy") else ""
+        return f"{names[event['winner']]} went out{rummy} and won hand {event['hand']}."
+    if kind == "game_ended":
+        return "The game ended; winner: " + ", ".join(names[s] for s in event["winners"]) + "."
+    return kind.replace("_", " ").capitalize() + "."
