@@ -40,3 +40,28 @@ def worker(burst: bool, name: str | None) -> None:
     from workers.run import run_worker
 
     run_worker(burst=burst, name=name)
+
+
+@main.command()
+@click.argument("export_file", type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+def audit(export_file, as_json: bool) -> None:
+    """Audit an exported game (JSON Lines) offline: chain, seed, deals, moves."""
+    import json
+
+    from replays.audit import audit_export
+
+    verdict = audit_export(export_file)
+    click.echo(json.dumps(verdict.as_dict(), indent=2) if as_json else verdict.summary())
+    raise SystemExit(0 if verdict.ok else 1)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--hand", "number", type=int, default=None, help="Hand number (default: last).")
+@click.option("--token", default=None, help="Your seat's token, to replay a hand in play.")
+def replay(game_id: str, number: int | None, token: str | None) -> None:
+    """Print a hand step by step (REDIS_URL names the server's Redis)."""
+    from replays.terminal import print_replay
+
+    raise SystemExit(print_replay(game_id, number, token))

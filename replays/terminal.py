@@ -1,0 +1,53 @@
+"""`cardtrail replay`: a hand, step by step, in the terminal."""
+
+import os
+
+import click
+import redis
+
+from engine.cards import pretty
+
+
+def _cards(cards: list[str]) -> str:
+    return " ".join(pretty(card) for card in cards) or "—"
+
+
+def print_replay(game_id: str, number: int | None, token: str | None) -> int:
+    from service.application import GameService, ServiceError
+    from service.history import History
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        click.echo("Set REDIS_URL to the server's Redis (cardtrail serve prints it).", err=True)
+        return 2
+    history = History(GameService(redis.Redis.from_url(url)))
+    try:
+        hands = history.hands(game_id)["hands"]
+        if not hands:
+            click.echo("This game has not been dealt yet.")
+            return 0
+        chosen = number if number is not None else hands[-1]["number"]
+        steps = history.replay(game_id, chosen, token, None)
+    except ServiceError as error:
+        click.echo(f"{error.code}: {error.detail}", err=True)
+        return 1
+    click.echo(
+        f"Game {game_id}, hand {chosen}: {steps['steps']} steps"
+        + (" (face up)" if steps["face_up"] else "")
+    )
+    for step, event in enumerate(steps["events"]):
+        click.echo(f"{step:>4}  {event['description']}")
+    last = history.replay(game_id, chosen, token, steps["steps"])["state"]
+    click.echo("")
+    for seat, name in enumerate(steps["names"]):
+        cards = last.get("hands", [None] * len(steps["names"]))[seat]
+        if cards is None and last.get("you", {}).get("seat") == seat:
+            cards = last["you"]["hand"]
+        shown = _cards(cards) if cards is not None else f"{last['hand_counts'][seat]} cards"
+        click.echo(f"  {name}: {shown}   score {last['scores'][seat]}")
+    click.echo(f"  discard pile: {_cards(last['discard_pile'])}")
+    for meld in last["melds"]:
+        click.echo(
+            f"  meld {meld['id']} ({steps['names'][meld['owner']]}): {_cards(meld['cards'])}"
+        )
+    return 0
