@@ -2,6 +2,7 @@
 and the classic online variant."""
 
 from engine.games import Game
+from engine.rummy.bots import BOTS
 from engine.rummy.decider import COMMAND_TYPES, created_event, decide, pack
 from engine.rummy.moves import legal_moves
 from engine.rummy.options import PRESETS, resolve
@@ -39,4 +40,5 @@ GAME = Game(
     is_finished=lambda state: state.status == "finished",
     reveal=reveal,
     describe=describe,
+    bots=BOTS,
 )
