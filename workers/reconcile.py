@@ -10,10 +10,12 @@ a turn appends only at its expected version.
 import time
 from datetime import UTC, datetime
 
+from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.turns import (
+    QUEUE,
     RECONCILER_ALIVE,
     TURN_JOBS,
     WAITING_ON_BOTS,
@@ -63,12 +65,27 @@ def _alive(entry: str, version: int, connection) -> bool:
     except NoSuchJobError:
         return False
     status = job.get_status(refresh=False)
+    if status == JobStatus.QUEUED and _taken_but_never_started(job, connection):
+        return False
     if status in _LIVE:
         return True
     if status == JobStatus.STARTED and job.started_at is not None:
         started = job.started_at.replace(tzinfo=job.started_at.tzinfo or UTC)
         return (datetime.now(UTC) - started).total_seconds() < STALE_AFTER_S
     return False
+
+
+def _taken_but_never_started(job: Job, connection) -> bool:
+    """A killed worker's socket can outlive it (its forked scheduler holds a copy), so
+    Redis may still hand it the next job: the job then sits in RQ's intermediate queue."""
+    queue = Queue(QUEUE, connection=connection)
+    if connection.lpos(queue.intermediate_queue_key, job.id) is None:
+        return False
+    enqueued = job.enqueued_at
+    if enqueued is None:
+        return True
+    enqueued = enqueued.replace(tzinfo=enqueued.tzinfo or UTC)
+    return (datetime.now(UTC) - enqueued).total_seconds() > STALE_AFTER_S
 
 
 def reconcile_job() -> int:

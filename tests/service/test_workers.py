@@ -1,5 +1,6 @@
 """Bots in real RQ worker processes: games finish, killed workers do not stall them."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -8,7 +9,7 @@ import time
 
 import pytest
 from rq import Worker
-from rq.job import Job
+from rq.job import Job, JobStatus
 
 from engine import games, table
 from service.turns import TURN_JOBS, WAITING_ON_BOTS
@@ -22,7 +23,8 @@ def start_worker(redis_url: str, **env: str) -> subprocess.Popen:
         [sys.executable, "-c", WORKER],
         env={**os.environ, "REDIS_URL": redis_url, **env},
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group, so teardown also ends its scheduler
     )
 
 
@@ -37,8 +39,8 @@ def workers(redis_url, redis_client):
 
     yield start
     for proc in started:
-        if proc.poll() is None:
-            proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
 
 
@@ -124,7 +126,7 @@ def test_bot_turn_survives_a_killed_worker(client, store, redis_client, workers)
         if (
             entry
             and Job.fetch(entry.decode().split(" ")[1], connection=redis_client).get_status()
-            == "started"
+            == JobStatus.STARTED
         ):
             break
         time.sleep(0.05)
