@@ -56,6 +56,9 @@ def flatten(messages: Any, prefix: str = "") -> list[dict[str, Any]]:
             if key in ("json", "query", "headers", "_schema") and not prefix:
                 result += flatten(value, "" if key != "_schema" else "_schema")
                 continue
+            if key == "_schema" and prefix:  # a nested object as a whole: name the object
+                result += flatten(value, prefix)
+                continue
             name = f"{prefix}.{key}" if prefix else str(key)
             result += flatten(value, name)
         return result

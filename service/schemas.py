@@ -35,7 +35,7 @@ class SeatRequest(Schema):
     def exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
         given = [k for k in ("name", "bot", "open") if data.get(k)]
         if len(given) != 1:
-            raise ValidationError('give exactly one of "name", "bot" or "open": true', "seats")
+            raise ValidationError('give exactly one of "name", "bot" or "open": true')
 
 
 class CreateGameRequest(Schema):

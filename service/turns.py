@@ -6,9 +6,7 @@ so a turn is never enqueued twice; the reconciler (workers/reconcile.py) re-enqu
 turns whose job was lost with a killed worker.
 """
 
-import contextlib
 import time
-from datetime import timedelta
 
 import redis
 from rq import Queue, Retry
@@ -16,11 +14,8 @@ from rq.exceptions import DuplicateJobError
 
 QUEUE = "cardtrail"
 BOT_TURN = "workers.jobs.play_bot_turn"
-RECONCILE = "workers.reconcile.reconcile_job"
 WAITING_ON_BOTS = "cardtrail:bots:waiting"  # sorted set: game id -> since when
 TURN_JOBS = "cardtrail:bots:jobs"  # hash: game id -> "<version> <job id>" of the turn's job
-RECONCILER_ALIVE = "cardtrail:bots:reconciler"  # string with a TTL, refreshed by each run
-RECONCILE_EVERY = timedelta(seconds=2)
 
 
 def turn_job_id(game_id: str, version: int, attempt: int = 0) -> str:
@@ -45,7 +40,6 @@ class TurnDispatcher:
             return
         self.redis.zadd(WAITING_ON_BOTS, {game_id: time.time()})
         self.enqueue_turn(game_id, version)
-        self.ensure_reconciler()
 
     def enqueue_turn(self, game_id: str, version: int, attempt: int = 0) -> None:
         job_id = turn_job_id(game_id, version, attempt)
@@ -63,22 +57,3 @@ class TurnDispatcher:
         except DuplicateJobError:
             return
         self.redis.hset(TURN_JOBS, game_id, f"{version} {job_id}")
-
-    def ensure_reconciler(self) -> None:
-        """Start the periodic reconciler unless a run was seen lately."""
-        if self.redis.set(RECONCILER_ALIVE, "1", nx=True, ex=10):
-            schedule_reconcile(self.queue)
-
-
-def schedule_reconcile(queue: Queue, delay: timedelta = RECONCILE_EVERY) -> None:
-    """One reconcile per 2-second slot, however many processes ask for it."""
-    slot = int((time.time() + delay.total_seconds()) // RECONCILE_EVERY.total_seconds())
-    with contextlib.suppress(DuplicateJobError):
-        queue.enqueue_in(
-            delay,
-            RECONCILE,
-            job_id=f"reconcile-{slot}",
-            unique=True,
-            result_ttl=60,
-            failure_ttl=600,
-        )

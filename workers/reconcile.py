@@ -16,10 +16,8 @@ from rq.job import Job, JobStatus
 
 from service.turns import (
     QUEUE,
-    RECONCILER_ALIVE,
     TURN_JOBS,
     WAITING_ON_BOTS,
-    schedule_reconcile,
 )
 from workers.connection import game_service
 
@@ -27,9 +25,14 @@ STALE_AFTER_S = 4.0  # a bot turn takes milliseconds; a job running this long lo
 _LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
+RECONCILE_LOCK = "cardtrail:reconcile:lock"
+
+
 def reconcile() -> int:
-    """Re-enqueue lost bot turns; returns how many were re-enqueued."""
+    """Re-enqueue lost bot turns; returns how many were re-enqueued (one worker at a time)."""
     service = game_service()
+    if not service.redis.set(RECONCILE_LOCK, "1", nx=True, px=1500):
+        return 0
     queue = service.turns.queue
     redis = service.redis
     requeued = 0
@@ -86,13 +89,3 @@ def _taken_but_never_started(job: Job, connection) -> bool:
         return True
     enqueued = enqueued.replace(tzinfo=enqueued.tzinfo or UTC)
     return (datetime.now(UTC) - enqueued).total_seconds() > STALE_AFTER_S
-
-
-def reconcile_job() -> int:
-    """The periodic run: reconcile, then schedule the next run."""
-    service = game_service()
-    service.redis.set(RECONCILER_ALIVE, "1", ex=10)
-    try:
-        return reconcile()
-    finally:
-        schedule_reconcile(service.turns.queue)

@@ -1,23 +1,39 @@
-"""Starting a worker: reconcile once, make sure the periodic reconciler runs, then work.
+"""The cardtrail worker: RQ's SimpleWorker plus the reconciler in its maintenance tick.
 
-Bot turns are short pure-Python computations, so the worker runs jobs in its own
-process (RQ's SimpleWorker, no fork per job); its per-process state cache then
-serves every turn. The scheduler runs in the worker (`with_scheduler`), which
-fires the delayed reconcile runs.
+Bot turns are short pure-Python computations, so jobs run in the worker's own
+process (no fork per job) and its state cache serves every turn it plays. The
+worker runs RQ's scheduler (deadlines and retries are scheduled jobs), and every
+few seconds, in RQ's own maintenance step, the reconciler re-enqueues lost bot
+turns and re-arms missing or overdue deadlines — so recovery does not wait for a
+dead worker's scheduler lock to expire. The standard command works too:
+`rq worker --with-scheduler -w workers.run.CardtrailWorker cardtrail`.
 """
 
 import redis
 from rq import Queue, SimpleWorker
 
-from service.turns import QUEUE, schedule_reconcile
+from service.turns import QUEUE
 from workers.connection import queue_url
 from workers.reconcile import reconcile
+
+WORKER_TTL = 18  # RQ blocks for ttl - 15 s between maintenance checks when idle
+MAINTENANCE_EVERY = 2
+
+
+class CardtrailWorker(SimpleWorker):
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("worker_ttl", WORKER_TTL)
+        kwargs.setdefault("maintenance_interval", MAINTENANCE_EVERY)
+        super().__init__(*args, **kwargs)
+
+    def run_maintenance_tasks(self) -> None:
+        super().run_maintenance_tasks()
+        reconcile()
 
 
 def run_worker(burst: bool = False, name: str | None = None) -> None:
     connection = redis.Redis.from_url(queue_url())
-    queue = Queue(QUEUE, connection=connection)
-    reconcile()
-    schedule_reconcile(queue)
-    worker = SimpleWorker([queue], connection=connection, name=name)
+    worker = CardtrailWorker(
+        [Queue(QUEUE, connection=connection)], connection=connection, name=name
+    )
     worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
