@@ -79,5 +79,9 @@ def sort_key(card: str) -> tuple[int, int]:
     return (_SUIT_ORDER[CARD_SUIT[card]], CARD_RANK[card])
 
 
+# sort_key of every card, looked up rather than computed: sorting is on every bot move.
+_SORT_KEYS: dict[str, tuple[int, int]] = {card: sort_key(card) for card in VALID_CARDS}
+
+
 def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=sort_key))
+    return tuple(sorted(cards, key=_SORT_KEYS.__getitem__))

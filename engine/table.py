@@ -18,8 +18,9 @@ __all__ = ["deal_command", "fold", "new_game", "play", "seed_key"]
 
 
 # Events of the table rather than of a game's rules: who sat down with which client
-# seed, and the revealed server seed. Every game's fold passes over them.
-TABLE_EVENTS = frozenset({"players_seated", "seed_revealed"})
+# seed, the revealed server seed, and turn clocks. Every game's fold passes over them.
+TABLE_EVENTS = frozenset({"players_seated", "seed_revealed", "turn_started", "turn_timed_out"})
+CLOCK_EVENTS = frozenset({"turn_started", "turn_timed_out"})
 
 
 def evolve(game: Game, state: State, event: Event) -> State:

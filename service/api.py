@@ -86,7 +86,9 @@ class Join(MethodView):
     @blp.response(201, schemas.Joined)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open seat; the last seat filled starts the game."""
-        return service().join(game_id, body["name"], body.get("seat"), body.get("client_seed"))
+        return service().join(
+            game_id, body["name"], body.get("seat"), body.get("client_seed"), body.get("webhook")
+        )
 
 
 @blp.route("/games/<game_id>/moves")

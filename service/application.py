@@ -21,8 +21,10 @@ import redis
 from engine import IllegalMove, InvalidOptions, games, ledger, table
 from engine.games import Game
 from service import keys, scripts
+from service.clock import Clock, split_options, turn_started
 from service.store import EventStore, VersionConflict
 from service.turns import TurnDispatcher
+from service.webhooks import WebhookRefused, check_url, message, queue_messages
 
 SNAPSHOT_EVERY = 32  # fold at most this many events past the last snapshot
 CACHE_GAMES = 2048  # states kept in process memory (a cache like the snapshots)
@@ -66,6 +68,7 @@ class GameService:
     ) -> None:
         self.redis = client
         self.turns = TurnDispatcher(queue_client or client, client)
+        self.clock = Clock(self.turns.queue, client)
         self.store = EventStore(client)
         self.allow_preset_deck = allow_preset_deck
         self._join = client.register_script(scripts.JOIN)
@@ -87,7 +90,8 @@ class GameService:
             )
         try:
             game = games.get(name)
-            options = game.resolve_options(spec.get("preset"), spec.get("options"), len(seats_spec))
+            game_options, clock = split_options(spec.get("options"))
+            options = game.resolve_options(spec.get("preset"), game_options, len(seats_spec))
         except InvalidOptions as error:
             raise ServiceError(422, "invalid_options", error.reason, error.field) from None
         server_seed = spec.get("seed") or secrets.token_hex(32)
@@ -100,11 +104,17 @@ class GameService:
             "seed": server_seed,
             "created": time.time(),
             "deck": json.dumps(deck) if deck is not None else "",
+            "clock": json.dumps(clock) if clock else "",
         }
         token_index: dict[str, str] = {}
+        webhook_secrets: dict[int, str] = {}
         for seat, seat_spec in enumerate(seats_spec):
             if seat_spec.get("client_seed"):
                 mapping[f"client_seed:{seat}"] = seat_spec["client_seed"]
+            if seat_spec.get("webhook"):
+                hook = self._register_webhook(seat_spec["webhook"], f"seats.{seat}.webhook")
+                mapping[f"webhook:{seat}"] = json.dumps(hook)
+                webhook_secrets[seat] = hook["secret"]
             if seat_spec.get("open"):
                 mapping[f"seat:{seat}"] = "open"
                 seats_out.append({"seat": seat, "open": True})
@@ -125,6 +135,8 @@ class GameService:
             "seed" if deck is None else "explicit",
         )
         created["seed_commitment"] = ledger.commitment(server_seed)
+        if clock:
+            created["clock"] = clock
         events = [created]
         waiting = any(s.get("open") for s in seats_spec)
         first_deal = self._start(game, game.evolve(None, created), mapping, deck)
@@ -137,12 +149,18 @@ class GameService:
         if token_index:
             pipe.hset(keys.TOKENS, mapping=token_index)
         pipe.execute()
+        state = table.fold(game, events)
+        new_turns: list[int] = []
+        if not waiting:
+            events, new_turns = self._with_turns(game, mapping, None, state, events)
         version = self.store.append(
             game_id, 0, events, ledger.chain_start(game_id), command={"type": "create"}
         ).version
         self._index(game_id, status, mapping["created"])
         if not waiting:
-            self._hand_over_turns(game_id, version, game, table.fold(game, events), mapping)
+            self._after_append(game_id, 0, events, game, None, state, mapping, new_turns)
+        for seat, secret in webhook_secrets.items():
+            seats_out[seat]["webhook_secret"] = secret
         return {"id": game_id, "version": version, "status": status, "seats": seats_out}
 
     @staticmethod
@@ -179,12 +197,36 @@ class GameService:
         pipe.zadd(keys.games_by_status(status), {game_id: created})
         pipe.execute()
 
+    def _register_webhook(self, url: str, field: str) -> dict[str, str]:
+        try:
+            check_url(url)
+        except WebhookRefused as error:
+            raise ServiceError(422, "webhook_refused", str(error), field) from None
+        return {"url": url, "secret": secrets.token_urlsafe(24)}
+
+    def webhooks(self, meta: dict[str, Any]) -> dict[int, dict[str, str]]:
+        return {
+            seat: json.loads(meta[f"webhook:{seat}"])
+            for seat in range(int(meta["players"]))
+            if meta.get(f"webhook:{seat}")
+        }
+
+    @staticmethod
+    def clock_options(meta: dict[str, Any]) -> dict[str, Any] | None:
+        return json.loads(meta["clock"]) if meta.get("clock") else None
+
     def join(
-        self, game_id: str, name: str, seat: int | None, client_seed: str | None = None
+        self,
+        game_id: str,
+        name: str,
+        seat: int | None,
+        client_seed: str | None = None,
+        webhook: str | None = None,
     ) -> dict[str, Any]:
         meta = self._meta(game_id)
         if seat is not None and not 0 <= seat < int(meta["players"]):
             raise ServiceError(422, "unknown_seat", "That seat is not at this table.", "seat")
+        hook = self._register_webhook(webhook, "webhook") if webhook else None
         token = secrets.token_urlsafe(32)
         digest = token_digest(token)
         chosen, left = self._join(
@@ -201,19 +243,27 @@ class GameService:
         if chosen == -2:
             raise ServiceError(409, "seat_taken", f"Seat {seat} is not open.", "seat")
         self.redis.hset(keys.TOKENS, digest, game_id)
+        if hook:
+            self.redis.hset(keys.meta(game_id), f"webhook:{int(chosen)}", json.dumps(hook))
         version = self.store.version(game_id)
         if left == 0:
             loaded = self.load(game_id)
             deck = json.loads(meta["deck"]) if meta.get("deck") else None
             events = self._start(loaded.game, loaded.state, loaded.meta, deck)
+            state = table.fold(loaded.game, events, loaded.state)
+            events, new_turns = self._with_turns(loaded.game, loaded.meta, None, state, events)
             version = self.store.append(
                 game_id, loaded.version, events, loaded.last_hash, command={"type": "start"}
             ).version
             self.redis.hset(keys.meta(game_id), "status", "playing")
             self._index(game_id, "playing", float(meta["created"]))
-            state = table.fold(loaded.game, events, loaded.state)
-            self._hand_over_turns(game_id, version, loaded.game, state, self._meta(game_id))
-        return {"seat": int(chosen), "token": token, "version": version}
+            self._after_append(
+                game_id, loaded.version, events, loaded.game, None, state, loaded.meta, new_turns
+            )
+        joined = {"seat": int(chosen), "token": token, "version": version}
+        if hook:
+            joined["webhook_secret"] = hook["secret"]
+        return joined
 
     # -- reading ----------------------------------------------------------------
 
@@ -297,6 +347,10 @@ class GameService:
                 info["hand_count"] = counts[info["seat"]]
             if info["seat"] < len(scores):
                 info["score"] = scores[info["seat"]]
+        if self.clock_options(meta):
+            for seat, turn in self.clock.turns(loaded.game_id).items():
+                if seat < len(seats):
+                    seats[seat]["deadline"] = turn["deadline"]
         status = meta.get("status", "playing")
         if loaded.game.is_finished(loaded.state):
             status = "finished"
@@ -374,8 +428,13 @@ class GameService:
         if_match: int | None = None,
         idempotency_key: str | None = None,
         loaded: Loaded | None = None,
+        prefix: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
-        """Decide and append one seat's command; the path every move takes."""
+        """Decide and append one seat's command; the path every move takes.
+
+        `prefix` are table events recorded in the same batch before the move's own
+        (a time-out, when a clock's bot or forfeit acts for the seat).
+        """
         request_digest = hashlib.sha256(
             json.dumps([seat, command], sort_keys=True).encode()
         ).hexdigest()
@@ -404,6 +463,9 @@ class GameService:
             raise ServiceError(status, error.code, error.message) from None
         if game.is_finished(state):
             events = [*events, table.seed_revealed(loaded.meta["seed"])]
+        events, new_turns = self._with_turns(
+            game, loaded.meta, loaded.state, state, [*(prefix or []), *events]
+        )
         version = loaded.version + len(events)
         response = {
             "version": version,
@@ -431,18 +493,84 @@ class GameService:
         if appended.replayed is not None:
             return self._replayed(appended.replayed, request_digest)
         self._remember(game_id, version, state, appended.last_hash)
-        self._hand_over_turns(game_id, version, game, state, loaded.meta)
-        if game.is_finished(state):
-            self.redis.hset(keys.meta(game_id), "status", "finished")
-            self._index(game_id, "finished", float(loaded.meta["created"]))
+        if version // SNAPSHOT_EVERY != loaded.version // SNAPSHOT_EVERY:
+            self.store.save_snapshot(
+                game_id, version, game.rules_version, state, appended.last_hash
+            )
+        self._after_append(
+            game_id, loaded.version, events, game, loaded.state, state, loaded.meta, new_turns
+        )
         return response
 
-    def _hand_over_turns(
-        self, game_id: str, version: int, game: Game, state: Any, meta: dict[str, Any]
+    def _with_turns(
+        self,
+        game: Game,
+        meta: dict[str, Any],
+        before: Any,
+        after: Any,
+        events: list[dict[str, Any]],
+    ) -> tuple[list[dict[str, Any]], list[int]]:
+        """The batch plus, on a clocked table, `turn_started` for each seat whose turn began."""
+        acting = game.to_act(after)
+        fresh_hand = before is None or any(e["type"] == "hand_dealt" for e in events)
+        was = set() if fresh_hand else set(game.to_act(before))
+        new_turns = [seat for seat in acting if seat not in was]
+        clock = self.clock_options(meta)
+        if clock and new_turns:
+            now = time.time()
+            events = events + [turn_started(seat, now, clock["seconds"]) for seat in new_turns]
+        return events, new_turns
+
+    def _after_append(
+        self,
+        game_id: str,
+        base_version: int,
+        events: list[dict[str, Any]],
+        game: Game,
+        before: Any,
+        state: Any,
+        meta: dict[str, Any],
+        new_turns: list[int],
     ) -> None:
-        """Queue the turn of any bot that must act now (or note that none must)."""
-        bots = self.turns.bots_to_act(self.seats(meta), game.to_act(state))
-        self.turns.after_append(game_id, version, bots)
+        """Everything an append sets going: bot turns, clocks, notifications, the index."""
+        version = base_version + len(events)
+        seats = self.seats(meta)
+        self.turns.after_append(game_id, version, self.turns.bots_to_act(seats, game.to_act(state)))
+        if self.clock_options(meta):
+            started = [
+                (base_version + index + 1, event)
+                for index, event in enumerate(events)
+                if event["type"] == "turn_started"
+            ]
+            acting = set(game.to_act(state))
+            ended = [seat for seat in range(len(seats)) if seat not in acting]
+            humans = {info["seat"] for info in seats if "bot" not in info}
+            hooks = self.webhooks(meta)
+            self.clock.started(game_id, started, ended, set(hooks), humans)
+        hooks = self.webhooks(meta)
+        if hooks:
+            queue_messages(
+                self.turns.queue, hooks, self._messages(game_id, version, events, new_turns, hooks)
+            )
+        if game.is_finished(state):
+            self.redis.hset(keys.meta(game_id), "status", "finished")
+            self._index(game_id, "finished", float(meta["created"]))
+
+    @staticmethod
+    def _messages(game_id, version, events, new_turns, hooks) -> list[dict[str, Any]]:
+        messages = []
+        deadlines = {e["seat"]: e["deadline"] for e in events if e["type"] == "turn_started"}
+        for seat in new_turns:
+            extra = {"deadline": deadlines[seat]} if seat in deadlines else {}
+            messages.append(message(game_id, seat, "your_turn", version, **extra))
+        for event in events:
+            if event["type"] in ("hand_ended", "game_ended"):
+                kind = event["type"]
+                result = {
+                    k: event.get(k) for k in ("winner", "winners", "scores", "hand") if k in event
+                }
+                messages += [message(game_id, seat, kind, version, result=result) for seat in hooks]
+        return messages
 
     def bot_history(self, game_id: str, seat: int, state: Any, game: Game) -> list[dict]:
         """The current hand's events as `seat` saw them: a bot's memory, nothing more."""

@@ -31,3 +31,7 @@ def snapshot(game_id: str) -> str:
 
 def idempotency(game_id: str, key_digest: str) -> str:
     return f"{_tag(game_id)}:idem:{key_digest}"  # string: request digest + stored response
+
+
+def clock(game_id: str) -> str:
+    return f"{_tag(game_id)}:clock"  # hash: seat -> its current clocked turn (a cache of the log)

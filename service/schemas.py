@@ -30,6 +30,7 @@ class SeatRequest(Schema):
     bot = fields.String(validate=validate.OneOf(BOT_LEVELS))
     open = fields.Boolean()
     client_seed = fields.String(validate=validate.Length(1, 200))
+    webhook = fields.String(validate=validate.Length(1, 2000))
 
     @validates_schema
     def exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -53,7 +54,9 @@ class SeatOut(Schema):
     bot = fields.String()
     open = fields.Boolean()
     token = fields.String()
+    webhook_secret = fields.String()
     hand_count = fields.Integer()
+    deadline = fields.Float()
     score = fields.Integer()
 
 
@@ -68,12 +71,14 @@ class JoinRequest(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 40))
     seat = fields.Integer(validate=validate.Range(0, 7))
     client_seed = fields.String(validate=validate.Length(1, 200))
+    webhook = fields.String(validate=validate.Length(1, 2000))
 
 
 class Joined(Schema):
     seat = fields.Integer(required=True)
     token = fields.String(required=True)
     version = fields.Integer(required=True)
+    webhook_secret = fields.String()
 
 
 class ListQuery(Schema):

@@ -8,6 +8,7 @@ Commands are dicts with a `type` and, for players' moves, the acting `seat`:
     {"type": "swap_joker", "card": "7H", "meld": 1}
     {"type": "discard", "card": "KH"}
     {"type": "go_down", "melds": [[...], ...], "discard": "KH" | None}
+    {"type": "forfeit"}                               (any time: the seat loses the game)
     {"type": "deal", "deck": [...], "shuffle_key": "…"}   (system: the table deals)
 
 Every refusal is an IllegalMove with a stable code and a sentence for players.
@@ -59,6 +60,8 @@ def decide(state: RummyState, command: dict[str, Any]) -> list[Event]:
     seat = command.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
         raise IllegalMove("unknown_seat", "That seat is not at this table.")
+    if kind == "forfeit":
+        return handler(state, command)
     if state.hand.turn != seat:
         raise IllegalMove("not_your_turn", f"It is seat {state.hand.turn}'s turn, not yours.")
     return handler(state, command)
@@ -92,6 +95,10 @@ def _require_play_phase(state: RummyState) -> None:
 
 def _take(hand: tuple[str, ...], cards: list[str]) -> tuple[str, ...]:
     """The hand without `cards`, or refuse if it does not hold them all."""
+    if len(cards) == 1:  # discards and lay-offs: most commands
+        if cards[0] not in hand:
+            raise IllegalMove("card_not_in_hand", f"You do not hold {pretty(cards[0])}.")
+        return remove_one(hand, cards[0])
     needed = Counter(cards)
     held = Counter(hand)
     for card, count in needed.items():
@@ -409,6 +416,24 @@ def _go_down(state: RummyState, command: dict[str, Any]) -> list[Event]:
     return events + _went_out(state, seat, empty)
 
 
+def _forfeit(state: RummyState, command: dict[str, Any]) -> list[Event]:
+    """A player resigns, or their turn clock ran out under the forfeit rule: the game ends."""
+    seat = command["seat"]
+    others = [s for s in range(state.players) if s != seat]
+    pick = min if state.options.scoring == "penalty" else max
+    best = pick(state.scores[s] for s in others)
+    return [
+        {
+            "type": "game_ended",
+            "v": EVENT_VERSION,
+            "winners": [s for s in others if state.scores[s] == best],
+            "scores": list(state.scores),
+            "hands_played": state.hands_played,
+            "forfeited": seat,
+        }
+    ]
+
+
 _HANDLERS = {
     "deal": _deal,
     "draw": _draw,
@@ -417,5 +442,6 @@ _HANDLERS = {
     "swap_joker": _swap_joker,
     "discard": _discard,
     "go_down": _go_down,
+    "forfeit": _forfeit,
 }
 COMMAND_TYPES = tuple(name for name in _HANDLERS if name != "deal")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from engine.cards import CARD_RANK, CARD_SUIT, JOKER, SUITS, make_card, sort_cards
+from engine.cards import CARD_RANK, CARD_SUIT, JOKER, RANKS, SUITS, make_card, sort_cards
 from engine.rummy.options import Options
 
 MAX_RUN = 13
@@ -190,9 +190,43 @@ def swap_joker(meld: Meld, card: str) -> Meld | None:
     return Meld(meld.id, meld.owner, "group", ordered, rank=meld.rank)
 
 
+_FITS_CACHE: dict[tuple[Any, ...], frozenset[str]] = {}
+_FITS_CACHE_LIMIT = 100_000
+
+
+def layoff_cards(meld: Meld, options: Options) -> frozenset[str]:
+    """Every card `lay_off` would accept on this meld (memoised: bots ask for it every turn).
+
+    The candidates (the group's missing suits, the cards next to a run's ends, a joker)
+    are a superset; `lay_off` itself decides, so this can never disagree with it.
+    """
+    shape = (meld.kind, meld.cards, meld.rank, meld.suit, meld.start)
+    key = (shape, options.aces, options.round_the_corner)
+    fits = _FITS_CACHE.get(key)
+    if fits is None:
+        if meld.kind == "group":
+            candidates = [make_card(meld.rank, suit) for suit in SUITS]
+        else:
+            length = len(meld.cards)
+            candidates = [
+                make_card(_rank_at(meld.start + length), meld.suit),
+                make_card(_rank_at(meld.start - 1), meld.suit),
+            ]
+        candidates.append(JOKER)
+        fits = frozenset(card for card in candidates if lay_off(meld, card, options) is not None)
+        if len(_FITS_CACHE) >= _FITS_CACHE_LIMIT:
+            _FITS_CACHE.clear()
+        _FITS_CACHE[key] = fits
+    return fits
+
+
 def candidate_melds(hand: Iterable[str], options: Options) -> list[tuple[str, ...]]:
     """Every distinct meld (canonical sorted cards) that can be formed from the hand."""
     cards = list(hand)
+    if JOKER not in cards and not options.round_the_corner:
+        held = sum(map(_CARD_BIT.__getitem__, cards))
+        if held.bit_count() == len(cards):  # distinct cards: no bit was added twice
+            return _natural_melds(held, options.aces == "high_or_low")
     jokers = cards.count(JOKER)
     by_rank: dict[int, list[str]] = {}
     by_suit: dict[str, dict[int, str]] = {}
@@ -216,6 +250,60 @@ def candidate_melds(hand: Iterable[str], options: Options) -> list[tuple[str, ..
             _runs_without_jokers(held, options, found)
         else:
             _runs_with_jokers(held, jokers, options, found)
+    return sorted(found)
+
+
+# Each natural card is one bit: suit lane (16 bits: clubs, diamonds, hearts, spades) +
+# rank (bits 1-13; bit 14 is an ace that may be high; bits 0 and 15 stay clear, so
+# runs found by shifting never cross from one suit into the next).
+_CARD_BIT = {
+    card: 1 << (16 * SUITS.index(CARD_SUIT[card]) + rank) for card, rank in CARD_RANK.items()
+}
+_ACES = sum(1 << (16 * lane + 1) for lane in range(4))
+_LANE = 0xFFFF
+
+
+def _natural_melds(held: int, ace_high: bool) -> list[tuple[str, ...]]:
+    """`candidate_melds` for distinct natural cards without round-the-corner runs, made fast.
+
+    Bots list moves every turn and most hands hold no meld, so the hand is one bit
+    mask (`_CARD_BIT`): a rank held in three suits makes groups, three consecutive
+    bits in a lane make runs.
+    """
+    if ace_high:
+        held |= (held & _ACES) << 13
+    masks = [held & _LANE, held >> 16 & _LANE, held >> 32 & _LANE, held >> 48]
+    clubs, diamonds, hearts, spades = masks
+    in_three_suits = (clubs & diamonds & (hearts | spades)) | (hearts & spades & (clubs | diamonds))
+    runs = held & (held >> 1) & (held >> 2)
+    if not in_three_suits and not runs:
+        return []
+    found: set[tuple[str, ...]] = set()
+    in_three_suits &= 0x3FFE  # ranks 1-13 (bit 14 would be the high ace again)
+    for rank in range(1, 14):
+        if in_three_suits >> rank & 1:
+            # Built in suit order, so every combination is already in canonical order.
+            same = [RANKS[rank - 1] + SUITS[i] for i in range(4) if masks[i] >> rank & 1]
+            found.update(combinations(same, 3))
+            if len(same) == 4:
+                found.add(tuple(same))
+    for index, mask in enumerate(masks):
+        if not runs >> (16 * index) & _LANE:
+            continue
+        suit = SUITS[index]
+        positions = [p for p in range(1, 15) if mask >> p & 1]
+        stretch_start = previous = positions[0]
+        for position in positions[1:] + [0]:
+            if position == previous + 1:
+                previous = position
+                continue
+            for low in range(stretch_start, previous - 1):
+                for high in range(low + 2, min(previous, low + MAX_RUN - 1) + 1):
+                    run = tuple(RANKS[(p - 1) % 13] + suit for p in range(low, high + 1))
+                    if high == 14:  # canonical order puts the ace first
+                        run = run[-1:] + run[:-1]
+                    found.add(run)
+            stretch_start = previous = position
     return sorted(found)
 
 

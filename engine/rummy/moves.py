@@ -8,53 +8,86 @@ same move.
 from collections import Counter
 from typing import Any
 
-from engine.cards import sort_cards
-from engine.rummy.melds import candidate_melds, lay_off, swap_joker
+from engine.cards import JOKER, sort_cards
+from engine.rummy.melds import Meld, candidate_melds, layoff_cards, swap_joker
+from engine.rummy.options import Options
 from engine.rummy.state import RummyState
 
 Command = dict[str, Any]
 
 
 def legal_moves(state: RummyState, seat: int) -> list[Command]:
+    """Every command `decide` accepts from `seat` now, in a stable order (bots pick from it)."""
     if state.status != "playing" or state.hand.turn != seat:
         return []
     hand = state.hand
     cards = hand.hands[seat]
     if hand.phase == "draw":
         moves: list[Command] = [{"type": "draw", "source": "stock"}]
-        if hand.discard_pile and not all(c == hand.discard_pile[-1] for c in cards):
+        if hand.discard_pile and cards.count(hand.discard_pile[-1]) != len(cards):
             moves.append({"type": "draw", "source": "discard"})
         return moves
     options = state.options
     drawn = hand.drawn_from_discard
+    distinct = set(cards)
+    may_lay_off = not options.lay_off_after_meld or hand.has_melded[seat]
     moves = []
     if options.all_at_once(hand.number):
         moves.extend(_go_down_moves(state, cards))
     else:
+        count = len(cards)
+        held_drawn = 0 if drawn is None else cards.count(drawn)
+        out_ok = not options.must_discard_to_go_out
         if options.melds_per_turn == "any" or hand.melds_this_turn == 0:
             for meld in candidate_melds(cards, options):
-                remaining = Counter(cards)
-                remaining.subtract(meld)
-                if _can_end_turn(state, +remaining):
+                left = count - len(meld)
+                if _may_end(left, held_drawn - meld.count(drawn), out_ok):
                     moves.append({"type": "meld", "cards": list(meld)})
-        if not options.lay_off_after_meld or hand.has_melded[seat]:
-            for card in sorted(set(cards)):
-                remaining = Counter(cards)
-                remaining[card] -= 1
-                if not _can_end_turn(state, +remaining):
+        if may_lay_off and hand.melds:
+            fits, fit_somewhere = _table_fits(hand.melds, options)
+            left = count - 1
+            for card in sorted(distinct.intersection(fit_somewhere)):  # few, in sorted order
+                if not _may_end(left, held_drawn - (card == drawn), out_ok):
                     continue
-                for meld in hand.melds:
-                    if lay_off(meld, card, options) is not None:
-                        moves.append({"type": "lay_off", "card": card, "meld": meld.id})
-    if (not options.lay_off_after_meld or hand.has_melded[seat]) and hand.melds:
-        for card in sorted(set(cards)):
-            for meld in hand.melds:
+                for meld_id, fitting in fits:
+                    if card in fitting:
+                        moves.append({"type": "lay_off", "card": card, "meld": meld_id})
+    if may_lay_off and hand.melds:
+        with_jokers = [meld for meld in hand.melds if JOKER in meld.cards]
+        for card in sorted(distinct) if with_jokers else ():
+            for meld in with_jokers:
                 if swap_joker(meld, card) is not None:
                     moves.append({"type": "swap_joker", "card": card, "meld": meld.id})
-    for card in sort_cards(set(cards)):
-        if card != drawn:
-            moves.append({"type": "discard", "card": card})
+    moves += [{"type": "discard", "card": card} for card in sort_cards(distinct) if card != drawn]
     return moves
+
+
+_TABLE_FITS: dict[int, tuple[Any, ...]] = {}
+
+
+def _table_fits(
+    melds: tuple[Meld, ...], options: Options
+) -> tuple[tuple[tuple[int, frozenset[str]], ...], frozenset[str]]:
+    """(meld id, cards it takes) per table meld, and all those cards: `layoff_cards`.
+
+    Asked every turn while the table rarely changes, so remembered per melds tuple by
+    identity (the entry keeps the tuple alive, so its id cannot be reused meanwhile).
+    """
+    entry = _TABLE_FITS.get(id(melds))
+    if entry is not None and entry[0] is melds and entry[1] is options:
+        return entry[2], entry[3]
+    fits = tuple((meld.id, layoff_cards(meld, options)) for meld in melds)
+    anywhere = frozenset().union(*(fitting for _, fitting in fits))
+    if len(_TABLE_FITS) >= 1024:
+        _TABLE_FITS.clear()
+    _TABLE_FITS[id(melds)] = (melds, options, fits, anywhere)
+    return fits, anywhere
+
+
+def _may_end(left: int, drawn_left: int, out_ok: bool) -> bool:
+    """`_can_end_turn` by counting (it runs for every bot move): `left` cards remain,
+    `drawn_left` of them copies of the card taken from the discard pile this turn."""
+    return out_ok if left == 0 else left > drawn_left
 
 
 def _can_end_turn(state: RummyState, remaining: Counter) -> bool:

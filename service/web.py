@@ -1,0 +1,56 @@
+"""The web table: lobby, table and replay viewer pages, served by the API's own Flask app.
+
+Plain Flask (not part of the OpenAPI contract): three HTML pages and their static
+files (ES modules and CSS, no build step). The pages talk to the JSON API only.
+Seat tokens never appear in a URL the server sees: pages keep them in the
+browser's localStorage, and a shareable link carries one in the URL fragment.
+"""
+
+from typing import Any
+
+from flask import Blueprint, Response, render_template
+
+from engine import games
+from service.schemas import BOT_LEVELS
+
+web = Blueprint(
+    "web",
+    __name__,
+    static_folder="static",
+    static_url_path="/assets",
+    template_folder="templates",
+)
+
+
+def _config() -> dict[str, Any]:
+    """What the lobby's form offers: the games, their presets and the bot levels."""
+    return {
+        "games": [
+            {"name": name, "presets": list(games.get(name).presets)} for name in games.names()
+        ],
+        "bot_levels": list(BOT_LEVELS),
+    }
+
+
+def _page(template: str, **context: Any) -> Response:
+    response = Response(render_template(template, config=_config(), **context))
+    # The pages hold no secrets, but keep them out of shared caches and referrers.
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@web.get("/")
+def lobby() -> Response:
+    return _page("lobby.html", page="lobby")
+
+
+@web.get("/play/<game_id>")
+def play(game_id: str) -> Response:
+    return _page("play.html", page="play", game_id=game_id)
+
+
+@web.get("/replay/<game_id>")
+def replay(game_id: str) -> Response:
+    return _page("replay.html", page="replay", game_id=game_id)

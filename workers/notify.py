@@ -1,0 +1,54 @@
+"""Webhook delivery and turn reminders, run by the workers."""
+
+import http.client
+import time
+from urllib.parse import urlsplit
+
+from service.webhooks import check_url, message, queue_messages, sign
+from workers.connection import game_service
+
+TIMEOUT_S = 5
+
+
+class DeliveryFailed(Exception):
+    """The receiver did not answer 2xx; RQ retries the job with back-off."""
+
+
+def deliver(url: str, secret: str, body: str) -> int:
+    """POST one signed message; raises (so RQ retries) unless the receiver answers 2xx."""
+    addresses = check_url(url)  # again at send time: DNS may have changed since registration
+    parts = urlsplit(url)
+    data = body.encode()
+    timestamp = str(int(time.time()))
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "cardtrail-webhook/1",
+        "X-Cardtrail-Timestamp": timestamp,
+        "X-Cardtrail-Signature": sign(secret, timestamp, data),
+        "Host": parts.netloc,
+    }
+    if parts.scheme == "https":
+        conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=TIMEOUT_S)
+    else:  # connect to the address we checked, not whatever DNS answers next
+        conn = http.client.HTTPConnection(addresses[0], parts.port or 80, timeout=TIMEOUT_S)
+    try:
+        path = parts.path or "/"
+        conn.request("POST", path + (f"?{parts.query}" if parts.query else ""), data, headers)
+        status = conn.getresponse().status
+    finally:
+        conn.close()
+    if not 200 <= status < 300:
+        raise DeliveryFailed(f"{url} answered {status}")
+    return status
+
+
+def remind(game_id: str, turn_version: int, seat: int) -> str:
+    """At 80% of the move time: remind the seat, unless it has moved since."""
+    service = game_service()
+    turn = service.clock.turns(game_id).get(seat)
+    if turn is None or turn["version"] != turn_version:
+        return "moved"
+    hooks = service.webhooks(service.load(game_id).meta)
+    queue_messages(service.turns.queue, hooks,
+                   [message(game_id, seat, "reminder", turn_version, deadline=turn["deadline"])])
+    return "reminded"
