@@ -14,6 +14,7 @@ blp = Blueprint("games", __name__, description="Games, seats, moves and their ev
 health = Blueprint("health", __name__, description="Liveness")
 
 BEARER = [{"bearerAuth": []}, {}]
+STREAM_SECONDS = 300.0
 
 
 def service() -> GameService:
@@ -171,3 +172,29 @@ class Audit(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """Re-run the finished game: hash chain, seed commitment, every deal, every move."""
         return history().audit(game_id, bearer_token())
+
+
+@blp.route("/games/<game_id>/stream")
+class Stream(MethodView):
+    @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
+    @blp.doc(
+        security=BEARER,
+        responses={
+            "200": {
+                "description": "Server-Sent Events, one per game event",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            }
+        },
+    )
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """Follow a game with Server-Sent Events (resumes from Last-Event-ID or `after`)."""
+        after = query["after"]
+        last_id = request.headers.get("Last-Event-ID", "")
+        if last_id.isdigit():
+            after = int(last_id)
+        stream = service().follow(game_id, bearer_token(), after, STREAM_SECONDS)
+        return Response(
+            stream,
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )

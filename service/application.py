@@ -403,6 +403,39 @@ class GameService:
         ]
         return {"version": loaded.version, "events": shown}
 
+    def follow(self, game_id: str, token: str | None, after: int, seconds: float):
+        """Server-Sent Events: each new event as the caller may see it, then wait for more.
+
+        Ends after `seconds` (the client reconnects with Last-Event-ID); a comment line
+        every 15 s keeps proxies from closing an idle stream.
+        """
+        meta = self._meta(game_id)
+        seat = self.seat_of(game_id, token, meta)
+
+        def stream():
+            last = after
+            deadline = time.monotonic() + seconds
+            yield "retry: 2000\n\n"
+            while time.monotonic() < deadline:
+                loaded = self.load(game_id)
+                records = self.store.records(game_id, after=last, upto=loaded.version)
+                for record in records:
+                    shown = table.redact(loaded.game, record.event, seat, loaded.state)
+                    data = json.dumps({**shown, "version": record.version})
+                    yield f"id: {record.version}\nevent: {record.event['type']}\ndata: {data}\n\n"
+                    last = record.version
+                if loaded.game.is_finished(loaded.state) and last >= loaded.version:
+                    return
+                wait = min(15.0, max(0.0, deadline - time.monotonic()))
+                if wait <= 0:
+                    return
+                before = last
+                self.store.wait(game_id, last, wait)
+                if self.store.version(game_id) == before:
+                    yield ": keep-alive\n\n"
+
+        return stream()
+
     # -- moving -------------------------------------------------------------------
 
     def move(

@@ -14,6 +14,7 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+from service.clock import DEADLINES
 from service.turns import (
     QUEUE,
     TURN_JOBS,
@@ -22,6 +23,7 @@ from service.turns import (
 from workers.connection import game_service
 
 STALE_AFTER_S = 4.0  # a bot turn takes milliseconds; a job running this long lost its worker
+OVERDUE_S = 1.0  # a deadline this late has lost its scheduled job or its scheduler
 _LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
@@ -55,7 +57,34 @@ def reconcile() -> int:
         attempt = int(time.time() * 1000)
         service.turns.enqueue_turn(game_id, loaded.version, attempt=attempt)
         requeued += 1
-    return requeued
+    return requeued + _rearm_deadlines(service)
+
+
+def _rearm_deadlines(service) -> int:
+    """Deadlines whose job went missing are armed again; overdue ones are fired now.
+
+    An overdue deadline usually means no scheduler is running (a killed worker's
+    scheduler lock takes a minute to expire), so the reconciler enqueues it directly;
+    the job itself checks the turn is still the one that timed out.
+    """
+    now = time.time()
+    armed = 0
+    queue = service.turns.queue
+    for raw_id, _ in service.redis.zrangebyscore(DEADLINES, "-inf", "+inf", withscores=True):
+        game_id = raw_id.decode()
+        turns = service.clock.turns(game_id)
+        if not turns:
+            service.redis.zrem(DEADLINES, game_id)
+            continue
+        for seat, turn in turns.items():
+            version, deadline = turn["version"], turn["deadline"]
+            if deadline < now - OVERDUE_S:
+                service.clock.arm(game_id, version, seat, now, job_suffix=f"-late{int(now // 5)}")
+                armed += 1
+            elif not Job.exists(f"deadline-{game_id}-{version}", connection=queue.connection):
+                service.clock.arm(game_id, version, seat, deadline)
+                armed += 1
+    return armed
 
 
 def _alive(entry: str, version: int, connection) -> bool:
