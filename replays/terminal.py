@@ -3,7 +3,6 @@
 import os
 
 import click
-import redis
 
 from engine.cards import pretty
 
@@ -15,12 +14,13 @@ def _cards(cards: list[str]) -> str:
 def print_replay(game_id: str, number: int | None, token: str | None) -> int:
     from service.application import GameService, ServiceError
     from service.history import History
+    from service.redis_server import connect, queue_connection
 
     url = os.environ.get("REDIS_URL")
     if not url:
         click.echo("Set REDIS_URL to the server's Redis (cardtrail serve prints it).", err=True)
         return 2
-    history = History(GameService(redis.Redis.from_url(url)))
+    history = History(GameService(connect(url), queue_client=queue_connection(url)))
     try:
         hands = history.hands(game_id)["hands"]
         if not hands:

@@ -11,7 +11,8 @@ from service import problems
 from service.api import blp, health
 from service.application import GameService, ServiceError
 from service.history import History
-from service.redis_server import connect
+from service.redis_server import connect, queue_connection
+from service.web import web
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -43,10 +44,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.register_blueprint(health)
     api.register_blueprint(blp)
+    app.register_blueprint(web)  # the web pages: plain Flask, not in the OpenAPI spec
     service = GameService(
         connect(app.config["REDIS_URL"]),
         allow_preset_deck=app.config["ALLOW_PRESET_DECK"],
-        queue_client=connect(app.config["RQ_REDIS_URL"]) if app.config["RQ_REDIS_URL"] else None,
+        queue_client=queue_connection(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"]),
     )
     app.extensions["cardtrail"] = service
     app.extensions["cardtrail.history"] = History(service)

@@ -102,5 +102,26 @@ class EmbeddedRedis:
         self.stop()
 
 
-def connect(url: str) -> redis.Redis:
+def cluster_mode() -> bool:
+    return os.environ.get("REDIS_CLUSTER") == "1"
+
+
+def connect(url: str, cluster: bool | None = None) -> redis.Redis:
+    """The game store's client: a Redis Cluster client when REDIS_CLUSTER=1 (`url` names a
+    seed node), else a plain one. Every key of a game shares one hash tag, so each game
+    lives on one slot; cross-game indexes are single-key commands."""
+    if cluster_mode() if cluster is None else cluster:
+        from redis.cluster import RedisCluster
+
+        return RedisCluster.from_url(url)
     return redis.Redis.from_url(url, health_check_interval=30)
+
+
+def queue_connection(state_url: str, queue_url: str | None = None) -> redis.Redis:
+    """RQ's connection: RQ_REDIS_URL, else the game store's (RQ needs a plain Redis)."""
+    url = queue_url or os.environ.get("RQ_REDIS_URL")
+    if url:
+        return redis.Redis.from_url(url)
+    if cluster_mode():
+        raise RuntimeError("with REDIS_CLUSTER=1, set RQ_REDIS_URL to a plain Redis for the queue")
+    return redis.Redis.from_url(state_url)

@@ -24,8 +24,14 @@ def turn_deadline(game_id: str, turn_version: int, seat: int) -> str:
     timed_out = turn_timed_out(seat, now, clock["on_timeout"])
     try:
         if clock["on_timeout"] == "forfeit":
-            service.act(game_id, seat, {"type": "forfeit"}, if_match=loaded.version,
-                        loaded=loaded, prefix=[timed_out])
+            service.act(
+                game_id,
+                seat,
+                {"type": "forfeit"},
+                if_match=loaded.version,
+                loaded=loaded,
+                prefix=[timed_out],
+            )
             return "forfeited"
         bot = loaded.game.bots[clock["timeout_bot"]]
         prefix = [timed_out]
@@ -34,8 +40,9 @@ def turn_deadline(game_id: str, turn_version: int, seat: int) -> str:
             history = service.bot_history(game_id, seat, loaded.state, loaded.game)
             rng = random.Random(f"{game_id}:{loaded.version}:{seat}:timeout")
             command = bot(view, history, rng)
-            service.act(game_id, seat, command, if_match=loaded.version, loaded=loaded,
-                        prefix=prefix)
+            service.act(
+                game_id, seat, command, if_match=loaded.version, loaded=loaded, prefix=prefix
+            )
             prefix = []
             loaded = service.load(game_id)
             if _turn_moved(service, game_id, seat, turn_version):

@@ -3,9 +3,8 @@
 import os
 from functools import lru_cache
 
-import redis
-
 from service.application import GameService
+from service.redis_server import connect, queue_connection
 
 
 def redis_url() -> str:
@@ -15,13 +14,7 @@ def redis_url() -> str:
     return url
 
 
-def queue_url() -> str:
-    return os.environ.get("RQ_REDIS_URL") or redis_url()
-
-
 @lru_cache(maxsize=1)
 def game_service() -> GameService:
     """One per worker process: its state cache then serves every turn it plays."""
-    return GameService(
-        redis.Redis.from_url(redis_url()), queue_client=redis.Redis.from_url(queue_url())
-    )
+    return GameService(connect(redis_url()), queue_client=queue_connection(redis_url()))

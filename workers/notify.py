@@ -49,6 +49,9 @@ def remind(game_id: str, turn_version: int, seat: int) -> str:
     if turn is None or turn["version"] != turn_version:
         return "moved"
     hooks = service.webhooks(service.load(game_id).meta)
-    queue_messages(service.turns.queue, hooks,
-                   [message(game_id, seat, "reminder", turn_version, deadline=turn["deadline"])])
+    queue_messages(
+        service.turns.queue,
+        hooks,
+        [message(game_id, seat, "reminder", turn_version, deadline=turn["deadline"])],
+    )
     return "reminded"

@@ -9,11 +9,11 @@ dead worker's scheduler lock to expire. The standard command works too:
 `rq worker --with-scheduler -w workers.run.CardtrailWorker cardtrail`.
 """
 
-import redis
 from rq import Queue, SimpleWorker
 
+from service.redis_server import queue_connection
 from service.turns import QUEUE
-from workers.connection import queue_url
+from workers.connection import redis_url
 from workers.reconcile import reconcile
 
 WORKER_TTL = 18  # RQ blocks for ttl - 15 s between maintenance checks when idle
@@ -32,7 +32,7 @@ class CardtrailWorker(SimpleWorker):
 
 
 def run_worker(burst: bool = False, name: str | None = None) -> None:
-    connection = redis.Redis.from_url(queue_url())
+    connection = queue_connection(redis_url())
     worker = CardtrailWorker(
         [Queue(QUEUE, connection=connection)], connection=connection, name=name
     )

@@ -48,11 +48,12 @@ def test_deleting_all_snapshots_changes_no_view(app, client, redis_url, redis_cl
     play(client, game_id, toks, rng, MOVES)
     play(client, other["id"], tokens(other), rng, SNAPSHOT_EVERY)
     assert store.version(game_id) > 2 * SNAPSHOT_EVERY
-    # A process that has not seen the game folds it and leaves a snapshot behind.
+    # Snapshots are written as the game grows: never more than SNAPSHOT_EVERY behind.
+    snapshot_version = int(redis_client.hget(keys.snapshot(game_id), "version"))
+    assert 0 <= store.version(game_id) - snapshot_version < SNAPSHOT_EVERY + 3
+    # A process that has not seen the game reads the snapshot and the events since.
     cold = seen_cold(redis_url, game_id, toks)
     seen_cold(redis_url, other["id"], tokens(other))
-    snapshot_version = int(redis_client.hget(keys.snapshot(game_id), "version"))
-    assert snapshot_version == store.version(game_id)
     assert cold == everything_seen(app, game_id, toks)  # the app that played: its memory
 
     # More moves, so that loading means: the snapshot, plus the events since it.

@@ -1,0 +1,318 @@
+// The replay viewer: pick a hand, step through it, every hand face up once the hand is over.
+
+import { $, api, el, gameId, Problem, show, tokens } from "./api.js";
+import { cardBack, cardElement, cardRow, sortCards } from "./cards.js";
+
+const id = gameId();
+const base = `/games/${encodeURIComponent(id)}`;
+const token = tokens.get(id); // a hand still in play replays from your own seat only
+const root = $("#replay");
+const PLAY_EVERY_MS = 900;
+
+let hands = [];
+let hand = null; // the chosen hand's summary
+let names = [];
+let steps = 0;
+let step = 0;
+let faceUp = false;
+let shownStep = -1;
+let playing = null; // interval id
+const cache = new Map(); // "hand:step" -> replay answer
+let loadSeq = 0;
+
+const params = new URLSearchParams(location.search);
+
+function setError(text) {
+  show($("#error"), text);
+}
+
+function nameOf(seat) {
+  return names[seat] ?? `seat ${seat + 1}`;
+}
+
+async function loadStep(number, k) {
+  const key = `${number}:${k}`;
+  if (!cache.has(key)) {
+    cache.set(key, api(`${base}/hands/${number}/replay?step=${k}`, { token }));
+  }
+  try {
+    return await cache.get(key);
+  } catch (error) {
+    cache.delete(key);
+    throw error;
+  }
+}
+
+async function go(k) {
+  if (!hand) return;
+  step = Math.max(0, Math.min(steps, k));
+  const seq = ++loadSeq;
+  root.dataset.loading = "true";
+  syncControls();
+  let answer;
+  try {
+    answer = await loadStep(hand.number, step);
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    setError(error.text);
+    stop();
+    return;
+  }
+  if (seq !== loadSeq) return;
+  setError("");
+  render(answer);
+  root.dataset.loading = "false";
+  // Prefetch the next step so stepping forward feels instant.
+  if (step < steps) loadStep(hand.number, step + 1).catch(() => {});
+  const url = new URL(location.href);
+  url.searchParams.set("hand", hand.number);
+  url.searchParams.set("step", step);
+  history.replaceState(null, "", url.pathname + url.search);
+}
+
+function syncControls() {
+  $("#slider").max = steps;
+  $("#slider").value = step;
+  $("#step-input").max = steps;
+  if (document.activeElement !== $("#step-input")) $("#step-input").value = step;
+  $("#step-total").textContent = steps;
+  $("#first").disabled = step === 0;
+  $("#prev").disabled = step === 0;
+  $("#next").disabled = step >= steps;
+  $("#last").disabled = step >= steps;
+  $("#play").textContent = playing ? "❚❚ Pause" : "▶ Play";
+  $("#play").setAttribute("aria-label", playing ? "Pause" : "Play");
+  root.dataset.playing = playing ? "true" : "false";
+}
+
+function highlightOf(event) {
+  return event?.card ?? null;
+}
+
+function render(answer) {
+  const state = answer.state || {};
+  const event = answer.event || {};
+  names = answer.names || names;
+  faceUp = answer.face_up;
+  shownStep = answer.step;
+  root.dataset.step = answer.step;
+  root.dataset.steps = answer.steps;
+  root.dataset.hand = answer.hand.number;
+  root.dataset.faceUp = faceUp ? "true" : "false";
+  root.dataset.status = "ready";
+  $("#description").textContent = `${answer.step}. ${event.description || event.type || ""}`;
+  const highlight = highlightOf(event);
+
+  const pile = state.discard_pile || [];
+  const top = $("#discard-pile");
+  top.replaceChildren(pile.length ? cardElement(pile[pile.length - 1]) : el("span", { class: "card empty" }));
+  top.dataset.depth = pile.length;
+  $("#discard-count").textContent = pile.length;
+  $("#stock-count").textContent = state.stock_count ?? 0;
+
+  const melds = $("#melds");
+  melds.replaceChildren();
+  for (const meld of state.melds || []) {
+    melds.append(
+      el(
+        "div",
+        { class: "meld" + (event.meld === meld.id || event.meld?.id === meld.id ? " target" : ""), dataset: { meld: meld.id } },
+        el("span", { class: "meld-label" }, `${meld.id} · ${nameOf(meld.owner)}`),
+        cardRow(meld.cards, { className: "cards mini", highlight }),
+      ),
+    );
+  }
+  if (!(state.melds || []).length) melds.append(el("p", { class: "hint" }, "No melds yet."));
+
+  const handsBox = $("#hands");
+  handsBox.replaceChildren();
+  const counts = state.hand_counts || [];
+  for (let seat = 0; seat < counts.length; seat += 1) {
+    const cards = state.hands ? state.hands[seat] : state.you && state.you.seat === seat ? state.you.hand : null;
+    const turn = state.turn === seat;
+    const content = cards
+      ? cardRow(sortCards(cards), { className: "cards", highlight })
+      : el("div", { class: "cards backs" }, Array.from({ length: Math.min(counts[seat], 14) }, cardBack));
+    handsBox.append(
+      el(
+        "section",
+        { class: "seat-hand" + (turn ? " turn" : ""), dataset: { seatHand: seat, faceUp: cards ? "true" : "false" } },
+        el(
+          "h2",
+          { class: "small" },
+          nameOf(seat),
+          el("span", { class: "count" }, `${counts[seat]} cards`),
+          el("span", { class: "count" }, `${(state.scores || [])[seat] ?? 0} pts`),
+          turn ? el("span", { class: "badge turn-badge" }, state.phase === "draw" ? "to draw" : "to play") : null,
+        ),
+        content,
+      ),
+    );
+  }
+
+  const stockSection = $("#stock-section");
+  stockSection.hidden = !state.stock;
+  $("#stock").replaceChildren(...(state.stock || []).map((card) => cardElement(card)));
+
+  const result = $("#hand-result");
+  const last = answer.step === answer.steps && answer.hand.finished ? answer.hand.result : null;
+  if (last) {
+    result.hidden = false;
+    const headline =
+      last.winner === null || last.winner === undefined
+        ? `Hand ${last.hand}: nobody went out.`
+        : `Hand ${last.hand}: ${nameOf(last.winner)} went out${last.rummy ? " going rummy" : ""}.`;
+    result.replaceChildren(
+      el("h2", {}, headline),
+      el(
+        "p",
+        {},
+        (last.points || []).map((points, seat) => `${nameOf(seat)}: ${points} in hand, ${last.deltas[seat] >= 0 ? "+" : ""}${last.deltas[seat]}, total ${last.scores[seat]}`).join(" · "),
+      ),
+    );
+  } else {
+    result.hidden = true;
+  }
+  syncControls();
+}
+
+function stop() {
+  if (playing) clearInterval(playing);
+  playing = null;
+  syncControls();
+}
+
+function togglePlay() {
+  if (playing) {
+    stop();
+    return;
+  }
+  if (step >= steps) go(0);
+  playing = setInterval(() => {
+    if (step >= steps) stop();
+    else go(step + 1);
+  }, PLAY_EVERY_MS);
+  syncControls();
+}
+
+async function chooseHand(number, at = 0) {
+  stop();
+  hand = hands.find((h) => h.number === number) || hands[hands.length - 1];
+  steps = hand.steps;
+  $("#hand-select").value = hand.number;
+  const dealer = names.length ? ` · dealt by ${nameOf(hand.dealer)}` : "";
+  $("#hand-info").textContent = `${hand.steps} steps${dealer} · ${hand.finished ? "finished: all hands face up" : "in play: your own hand only"}`;
+  await go(at);
+}
+
+async function showAudit() {
+  const badge = $("#audit");
+  let view;
+  try {
+    view = await api(base, { token });
+  } catch {
+    view = await api(base);
+  }
+  $("#title").textContent = `Replay · Rummy${view.preset ? " · " + view.preset : ""} · ${id}`;
+  if (view.status !== "finished") {
+    badge.hidden = false;
+    badge.className = "badge pending";
+    badge.textContent = "Audit: when the game is over";
+    badge.dataset.audit = "pending";
+    return;
+  }
+  badge.hidden = false;
+  badge.className = "badge pending";
+  badge.textContent = "Auditing…";
+  try {
+    const verdict = await api(`${base}/audit`, { token });
+    badge.dataset.audit = verdict.ok ? "ok" : "failed";
+    if (verdict.ok) {
+      badge.className = "badge ok";
+      badge.textContent = "✔ Audit passed";
+      badge.title = `Hash chain, seed commitment, ${verdict.hands} deal(s) and every move re-checked (${verdict.events} events).`;
+    } else {
+      const bad = verdict.first_bad || {};
+      badge.className = "badge failed";
+      badge.textContent = `✘ Audit failed at event ${bad.version ?? "?"}: ${bad.reason ?? "see the checks"}`;
+      badge.title = Object.entries(verdict.checks || {})
+        .map(([check, ok]) => `${check}: ${ok ? "ok" : "FAILED"}`)
+        .join(", ");
+    }
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    badge.className = "badge failed";
+    badge.dataset.audit = "error";
+    badge.textContent = `Audit unavailable: ${error.detail}`;
+  }
+}
+
+async function start() {
+  $("#first").addEventListener("click", () => {
+    stop();
+    go(0);
+  });
+  $("#prev").addEventListener("click", () => {
+    stop();
+    go(step - 1);
+  });
+  $("#next").addEventListener("click", () => {
+    stop();
+    go(step + 1);
+  });
+  $("#last").addEventListener("click", () => {
+    stop();
+    go(steps);
+  });
+  $("#play").addEventListener("click", togglePlay);
+  $("#slider").addEventListener("input", (event) => {
+    stop();
+    go(Number(event.target.value));
+  });
+  $("#step-input").addEventListener("change", (event) => {
+    stop();
+    const value = Number.parseInt(event.target.value, 10);
+    if (Number.isFinite(value)) go(value);
+  });
+  $("#hand-select").addEventListener("change", (event) => chooseHand(Number(event.target.value)));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowRight") go(step + 1);
+    else if (event.key === "ArrowLeft") go(step - 1);
+    else if (event.key === " ") {
+      event.preventDefault();
+      togglePlay();
+    }
+  });
+  try {
+    hands = (await api(`${base}/hands`)).hands;
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    root.dataset.status = "error";
+    setError(error.text);
+    return;
+  }
+  showAudit().catch(() => {});
+  if (!hands.length) {
+    root.dataset.status = "empty";
+    $("#description").textContent = "No hand has been dealt yet.";
+    return;
+  }
+  const select = $("#hand-select");
+  for (const h of hands) {
+    select.append(el("option", { value: h.number }, `Hand ${h.number}${h.finished ? "" : " (in play)"}`));
+  }
+  const wantedHand = Number.parseInt(params.get("hand") ?? "", 10);
+  const wantedStep = Number.parseInt(params.get("step") ?? "", 10);
+  // Names come with every replay answer; load step 0 of the chosen hand first.
+  const chosen = hands.find((h) => h.number === wantedHand) || hands[hands.length - 1];
+  try {
+    names = (await loadStep(chosen.number, 0)).names;
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    setError(error.text);
+  }
+  await chooseHand(chosen.number, Number.isFinite(wantedStep) ? wantedStep : 0);
+}
+
+start();
