@@ -5,7 +5,7 @@ given explicitly override it. The resolved options (every field) are recorded
 in the game's first event, so a game never depends on later default changes.
 """
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.errors import InvalidOptions
@@ -38,7 +38,11 @@ class Options:
     max_players: int = 6
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # by hand: dataclasses.asdict deep-copies, and views call this on every read
+        data = {name: getattr(self, name) for name in OPTION_NAMES}
+        if self.target_score_by_players is not None:
+            data["target_score_by_players"] = dict(self.target_score_by_players)
+        return data
 
     def hand_size_for(self, players: int) -> int:
         if self.hand_size is not None:
