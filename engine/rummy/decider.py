@@ -48,7 +48,7 @@ def created_event(options: Options, players: int, first_dealer: int, deck_source
 
 def decide(state: RummyState, command: dict[str, Any]) -> list[Event]:
     kind = command.get("type")
-    handler = _HANDLERS.get(kind)
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove("unknown_command", f"There is no move called {kind!r} in Rummy.")
     if kind == "deal":
@@ -205,7 +205,11 @@ def _deal(state: RummyState, command: dict[str, Any]) -> list[Event]:
     if state.status != "dealing":
         raise IllegalMove("not_time_to_deal", "A hand is in play; the next deal comes after it.")
     deck = command.get("deck")
-    if not isinstance(deck, list) or Counter(deck) != Counter(pack(state.options)):
+    if (
+        not isinstance(deck, list)
+        or not all(isinstance(card, str) for card in deck)
+        or Counter(deck) != Counter(pack(state.options))
+    ):
         raise IllegalMove("invalid_deck", "The deck must be exactly this game's pack, reordered.")
     shuffle_key = command.get("shuffle_key")
     if not isinstance(shuffle_key, str) or not shuffle_key:
@@ -237,7 +241,8 @@ def _draw(state: RummyState, command: dict[str, Any]) -> list[Event]:
         if not hand.discard_pile:
             raise IllegalMove("discard_pile_empty", "The discard pile is empty.")
         card = hand.discard_pile[-1]
-        if all(held == card for held in hand.hands[seat]):
+        held = hand.hands[seat]
+        if held.count(card) == len(held):  # every card held is that one (or none held)
             raise IllegalMove(
                 "must_keep_a_discard",
                 "Taking that card would leave you nothing you may discard this turn.",

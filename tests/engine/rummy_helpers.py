@@ -32,8 +32,7 @@ def stacked_deck(players, hands, upcard=None, stock=(), dealer=0, preset="pagat"
     size = opts.hand_size_for(players)
     starter = (dealer + 1) % players
     wanted = [
-        size + (1 if opts.starter_extra_card and seat == starter else 0)
-        for seat in range(players)
+        size + (1 if opts.starter_extra_card and seat == starter else 0) for seat in range(players)
     ]
     placed = [card for seat_cards in hands.values() for card in seat_cards]
     placed += list(stock) + ([upcard] if upcard else [])

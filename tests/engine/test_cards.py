@@ -43,7 +43,8 @@ def test_invalid_card_is_a_value_error():
 def test_standard_pack():
     pack = standard_pack()
     assert len(pack) == 52 and len(set(pack)) == 52
-    assert pack[:13] == ("AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC")
+    assert pack[:13] == tuple(rank + "C" for rank in cards.RANKS)
+    assert cards.RANKS == ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
     assert {card[-1] for card in pack} == {"C", "D", "H", "S"}
     with_jokers = standard_pack(3)
     assert len(with_jokers) == 55 and with_jokers[52:] == ("JK", "JK", "JK")
