@@ -3,7 +3,7 @@
 import os
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -52,6 +52,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["cardtrail"] = service
     app.extensions["cardtrail.history"] = History(service)
+
+    @app.before_request
+    def json_bodies_only():
+        """A body that is not JSON would be silently ignored; say so instead."""
+        writes = request.method in ("POST", "PUT", "PATCH")
+        if writes and request.content_length and not request.is_json:
+            return problems.problem(
+                415,
+                "unsupported_media_type",
+                "Send the body as JSON with Content-Type: application/json.",
+            )
+        return None
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError):
