@@ -74,6 +74,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     def unexpected(error: Exception):
         if isinstance(error, HTTPException):
             return problems.from_http_exception(error)
+        if isinstance(error, RecursionError):  # JSON nested deeper than Python will parse
+            return problems.problem(400, "malformed_json", "The JSON body is nested too deeply.")
         app.logger.exception("unexpected error")
         return problems.problem(500, "internal_error", "Something went wrong on our side.")
 

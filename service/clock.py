@@ -10,6 +10,7 @@ the reconciler re-arms any that went missing.
 """
 
 import json
+import math
 import re
 import time
 from datetime import UTC, datetime
@@ -137,7 +138,9 @@ class Clock:
             self.redis.zrem(DEADLINES, game_id)
 
     def _schedule(self, at: float, func: str, *args: Any, job_id: str) -> None:
-        when = datetime.fromtimestamp(at, UTC)
+        # RQ scores scheduled jobs in whole seconds, truncating: rounding up keeps a job
+        # from running before its time (a reminder before 80%, a deadline before it is due).
+        when = datetime.fromtimestamp(math.ceil(at), UTC)
         try:
             if at <= time.time():
                 self.queue.enqueue(func, *args, job_id=job_id, unique=True, result_ttl=600)

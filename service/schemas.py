@@ -25,8 +25,14 @@ class Card(fields.String):
             raise ValidationError(str(error)) from None
 
 
+NAME = validate.And(
+    validate.Length(1, 40),
+    validate.Regexp(r"^[^\x00-\x1f\x7f]+$", error="names may not contain control characters"),
+)
+
+
 class SeatRequest(Schema):
-    name = fields.String(validate=validate.Length(1, 40))
+    name = fields.String(validate=NAME)
     bot = fields.String(validate=validate.OneOf(BOT_LEVELS))
     open = fields.Boolean()
     client_seed = fields.String(validate=validate.Length(1, 200))
@@ -68,7 +74,7 @@ class CreatedGame(Schema):
 
 
 class JoinRequest(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 40))
+    name = fields.String(required=True, validate=NAME)
     seat = fields.Integer(validate=validate.Range(0, 7))
     client_seed = fields.String(validate=validate.Length(1, 200))
     webhook = fields.String(validate=validate.Length(1, 2000))

@@ -35,13 +35,17 @@ def allow_private() -> bool:
 def check_url(url: str, private_ok: bool | None = None) -> list[str]:
     """The addresses a webhook may be sent to, or WebhookRefused saying why not."""
     private_ok = allow_private() if private_ok is None else private_ok
-    parts = urlsplit(url)
+    try:  # a malformed port or IPv6 literal is a refusal, not a server error
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise WebhookRefused(f"not a valid URL ({error})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise WebhookRefused("a webhook must be an http(s) URL with a host")
     if parts.username or parts.password:
         raise WebhookRefused("a webhook URL may not carry credentials")
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+        infos = socket.getaddrinfo(parts.hostname, port or 443, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError):
         raise WebhookRefused(f"cannot resolve {parts.hostname!r}") from None
     addresses = sorted({info[4][0] for info in infos})

@@ -324,6 +324,7 @@ function renderControls() {
   $("#meld").disabled = !(mine && view.phase === "play" && count >= 1);
   $("#discard").disabled = !(mine && view.phase === "play" && count === 1);
   $("#clear").disabled = count === 0;
+  $("#hand-actions").hidden = view.status !== "playing";
   table.dataset.myTurn = myTurn() ? "true" : "false";
   table.dataset.selected = count;
 }

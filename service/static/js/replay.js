@@ -80,7 +80,7 @@ function syncControls() {
   $("#prev").disabled = step === 0;
   $("#next").disabled = step >= steps;
   $("#last").disabled = step >= steps;
-  $("#play").textContent = playing ? "❚❚ Pause" : "▶ Play";
+  $("#play").textContent = playing ? "■ Pause" : "▶ Play";
   $("#play").setAttribute("aria-label", playing ? "Pause" : "Play");
   root.dataset.playing = playing ? "true" : "false";
 }
@@ -266,12 +266,13 @@ async function start() {
   });
   $("#play").addEventListener("click", togglePlay);
   $("#slider").addEventListener("input", (event) => {
+    const value = Number(event.target.value); // before stop() puts the old step back
     stop();
-    go(Number(event.target.value));
+    go(value);
   });
   $("#step-input").addEventListener("change", (event) => {
-    stop();
     const value = Number.parseInt(event.target.value, 10);
+    stop();
     if (Number.isFinite(value)) go(value);
   });
   $("#hand-select").addEventListener("change", (event) => chooseHand(Number(event.target.value)));
