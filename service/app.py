@@ -3,6 +3,7 @@
 import os
 from typing import Any
 
+import redis
 from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
@@ -74,6 +75,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     def unexpected(error: Exception):
         if isinstance(error, HTTPException):
             return problems.from_http_exception(error)
+        if isinstance(error, redis.ConnectionError | redis.TimeoutError | redis.BusyLoadingError):
+            return problems.problem(
+                503,
+                "store_unavailable",
+                "The game store is unavailable; retry shortly.",
+                headers={"Retry-After": "1"},
+            )
         if isinstance(error, RecursionError):  # JSON nested deeper than Python will parse
             return problems.problem(400, "malformed_json", "The JSON body is nested too deeply.")
         app.logger.exception("unexpected error")
