@@ -51,14 +51,19 @@ class Http:
             if isinstance(body, bytes)
             else (json.dumps(body).encode() if body is not None else None)
         )
-        try:
-            self.conn.request(method, path, data, sent)
-            response = self.conn.getresponse()
-            raw = response.read()
-        except (OSError, http.client.HTTPException):
-            self.conn.close()
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            raise
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, data, sent)
+                response = self.conn.getresponse()
+                raw = response.read()
+                break
+            except (OSError, http.client.HTTPException) as error:
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                # the server closed an idle keep-alive connection: the request never arrived
+                stale = isinstance(error, http.client.RemoteDisconnected | BrokenPipeError)
+                if attempt == 2 or not stale:
+                    raise
         try:
             return response.status, json.loads(raw) if raw else None
         except ValueError:
