@@ -43,7 +43,7 @@ def worker(burst: bool, name: str | None) -> None:
 
 
 @main.command()
-@click.argument("export_file", type=click.File("r", encoding="utf-8"))
+@click.argument("export_file", type=click.File("rb"))  # lines split at \n only
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 def audit(export_file, as_json: bool) -> None:
     """Audit an exported game (JSON Lines) offline: chain, seed, deals, moves."""

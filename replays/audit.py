@@ -105,6 +105,8 @@ def parse_export(lines: Iterable[str | bytes]) -> tuple[dict[str, Any], list[Ent
                 header = data
                 if data.get("format") != EXPORT_FORMAT:
                     raise ValueError("not a cardtrail export")
+                if data.get("format_version") != EXPORT_FORMAT_VERSION:
+                    raise ValueError(f"format_version {data.get('format_version')!r} is unknown")
                 continue
             event, command = data["event"], data.get("command")
             if not isinstance(event, dict) or not isinstance(command, dict | None):

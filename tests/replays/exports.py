@@ -1,0 +1,114 @@
+"""Exports built without a server, exactly as the service writes them, and ways to tamper.
+
+`build_export` plays a seeded random game through `engine.table` the way
+`service.application` does (one `create` batch with the commitment, the client
+seeds and the first deal; one batch per seated command; `seed_revealed` after the
+last move), chains the hashes with `engine.ledger` and writes the lines with
+`replays.export`. tests/service/test_replays.py checks that a game played over
+HTTP exports to the very same bytes, so the offline audit tests below audit what
+the service really produces.
+"""
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import games, ledger, table
+from replays.export import export_lines
+
+GAME = games.get("rummy")
+
+
+@dataclass
+class Line:
+    version: int
+    event: dict[str, Any]
+    command: dict[str, Any] | None
+    hash: str
+
+
+def build_batches(
+    server_seed: str,
+    players: int,
+    moves: Sequence[dict[str, Any]] | None = None,
+    rng: random.Random | None = None,
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+    client_seeds: Sequence[str | None] | None = None,
+    deck: Sequence[str] | None = None,
+    deck_source: str | None = None,
+    max_moves: int = 3000,
+) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The (command, events) batches of a whole game: the given seated `moves`, or random
+    legal ones from `rng`. `deck` deals hand 1 from that deck; `deck_source` overrides
+    what the creation event claims (a lying server)."""
+    seeds = list(client_seeds) if client_seeds is not None else [None] * players
+    resolved = GAME.resolve_options(preset, options, players)
+    dealer = resolved.first_dealer
+    if dealer is None:
+        dealer = table.first_dealer(table.seed_key(server_seed), players)
+    source = deck_source or ("seed" if deck is None else "explicit")
+    created = GAME.created_event(resolved, players, dealer, source)
+    created["seed_commitment"] = ledger.commitment(server_seed)
+    key = ledger.deal_key(server_seed, seeds)
+    state = GAME.evolve(None, created)
+    deal = table.deal_command(GAME, state, key)
+    if deck is not None:
+        deal["deck"] = list(deck)
+    first = [created, table.players_seated(seeds), *GAME.decide(state, deal)]
+    batches = [({"type": "create"}, first)]
+    state = table.fold(GAME, first)
+    queue = list(moves) if moves is not None else None
+    while not GAME.is_finished(state):
+        assert len(batches) < max_moves, "the game did not finish"
+        if queue is not None:
+            command = queue.pop(0)
+        else:
+            seat = GAME.to_act(state)[0]
+            command = {**rng.choice(GAME.legal_moves(state, seat)), "seat": seat}
+        state, events = table.play(GAME, state, command, key)
+        if GAME.is_finished(state):
+            events = [*events, table.seed_revealed(server_seed)]
+        # Through JSON, as the store keeps them.
+        batches.append((command, json.loads(json.dumps(events))))
+    return [(c, json.loads(json.dumps(e))) for c, e in batches]
+
+
+def chain(game_id: str, batches) -> list[Line]:
+    """Number and hash-chain events as the store does: the command on each batch's first."""
+    lines: list[Line] = []
+    previous = ledger.chain_start(game_id)
+    for command, events in batches:
+        for index, event in enumerate(events):
+            with_command = command if index == 0 else None
+            previous = ledger.chain(previous, ledger.record_bytes(event, with_command))
+            lines.append(Line(len(lines) + 1, event, with_command, previous))
+    return lines
+
+
+def rechain(game_id: str, lines: Sequence[Line]) -> list[Line]:
+    """Renumber 1..n and recompute every hash: a forger who rewrites the whole chain."""
+    fixed: list[Line] = []
+    previous = ledger.chain_start(game_id)
+    for version, line in enumerate(lines, start=1):
+        previous = ledger.chain(previous, ledger.record_bytes(line.event, line.command))
+        fixed.append(Line(version, line.event, line.command, previous))
+    return fixed
+
+
+def text(game_id: str, lines: Sequence[Line], game: str = "rummy") -> str:
+    return "".join(line + "\n" for line in export_lines(game_id, game, lines))
+
+
+def parse(export_text: str) -> tuple[str, list[Line]]:
+    """The game id and the lines of an export (for tampering with them)."""
+    rows = [json.loads(row) for row in export_text.splitlines() if row]
+    header, records = rows[0], rows[1:]
+    lines = [Line(r["version"], r["event"], r.get("command"), r["hash"]) for r in records]
+    return header["game_id"], lines
+
+
+def build_export(game_id: str = "offline-game", **kwargs: Any) -> str:
+    return text(game_id, chain(game_id, build_batches(**kwargs)))
