@@ -246,7 +246,9 @@ def _replay_batches(game: Game, entries: list[Entry], server_seed: str, verdict:
                 deadlines[item.event.get("seat")] = item.event.get("deadline")
             elif kind == "turn_timed_out":
                 due = deadlines.get(item.event.get("seat"))
-                if due is None or not item.event.get("at", 0) >= due:
+                at = item.event.get("at")
+                numbers = isinstance(due, int | float) and isinstance(at, int | float)
+                if not numbers or at < due:
                     verdict.fail(item.version, "a time-out was recorded before the turn's deadline")
                     return
             if kind not in table.CLOCK_EVENTS:
