@@ -8,36 +8,53 @@ cannot be exported) and keeps each game's log in memory (it only ever grows).
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from engine import table
 from replays import audit as auditing
 from replays.export import export_lines
-from replays.replay import HandStates, hand_spans
+from replays.replay import HandSpan, HandStates, hand_spans
 from service.application import GameService, ServiceError
 from service.store import Record
 
 CACHED_LOGS = 256
 
 
+@dataclass(frozen=True)
+class _Log:
+    """A game's log as far as it was read, with its events and hands worked out once."""
+
+    records: list[Record]
+    events: list[dict[str, Any]]
+    spans: list[HandSpan]
+
+
 class History:
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self._logs: OrderedDict[str, list[Record]] = OrderedDict()
+        self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._lock = threading.Lock()
         self._hand_states = HandStates()
 
-    def records(self, game_id: str) -> list[Record]:
+    def _log(self, game_id: str) -> _Log:
         with self._lock:
-            known = self._logs.get(game_id, [])
-        newer = self.service.store.records(game_id, after=len(known))
-        log = known + newer if newer else known
+            known = self._logs.get(game_id)
+        newer = self.service.store.records(game_id, after=len(known.records) if known else 0)
+        if known is not None and not newer:
+            return known
+        records = (known.records if known else []) + newer
+        events = [record.event for record in records]
+        log = _Log(records, events, hand_spans(events))
         with self._lock:
             self._logs[game_id] = log
             self._logs.move_to_end(game_id)
             while len(self._logs) > CACHED_LOGS:
                 self._logs.popitem(last=False)
         return log
+
+    def records(self, game_id: str) -> list[Record]:
+        return self._log(game_id).records
 
     def _names(self, meta: dict[str, Any]) -> list[str]:
         names = []
@@ -52,16 +69,15 @@ class History:
 
     def hands(self, game_id: str) -> dict[str, Any]:
         self.service._meta(game_id)
-        events = [r.event for r in self.records(game_id)]
-        return {"hands": [span.as_dict() for span in hand_spans(events)]}
+        return {"hands": [span.as_dict() for span in self._log(game_id).spans]}
 
     def replay(self, game_id: str, number: int, token: str | None, step: int | None):
         loaded = self.service.load(game_id)
         seat = self.service.seat_of(game_id, token, loaded.meta)
         game = loaded.game
-        events = [r.event for r in self.records(game_id)][: loaded.version]
-        spans = {span.number: span for span in hand_spans(events)}
-        span = spans.get(number)
+        log = self._log(game_id)
+        events = log.events
+        span = next((span for span in log.spans if span.number == number), None)
         if span is None:
             raise ServiceError(404, "hand_not_found", f"This game has no hand {number}.")
         if not span.finished and seat is None:

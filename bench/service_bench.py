@@ -1,0 +1,115 @@
+"""Store and replay benchmarks, in-process against a real (embedded) Redis.
+
+* P3 — rebuilding a finished 10-hand game: folding its events ÷ reading the same
+  events from Redis (XRANGE and JSON decoding). Goal ≤ 1.0.
+* P6 — a replay of a random step of a finished hand ÷ a plain state read
+  (GET /games/{id}), both through the Flask app. Goal ≤ 2.
+
+  python -m bench.service_bench [--json]
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from engine import games, table
+from service.app import create_app
+from service.redis_server import EmbeddedRedis
+from service.store import EventStore
+
+
+def _finished_game(client, deals: int) -> str:
+    created = client.post(
+        "/games",
+        json={
+            "preset": "block",
+            "options": {"game_end": "deals", "deals": deals},
+            "seats": [{"name": "ann"}, {"name": "bob"}],
+        },
+    ).get_json()
+    game_id = created["id"]
+    tokens = [s["token"] for s in created["seats"]]
+    rng = random.Random(3)
+    while True:
+        view = client.get(f"/games/{game_id}").get_json()
+        if view["status"] == "finished":
+            return game_id
+        token = tokens[view["turn"]]
+        mine = client.get(f"/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+        move = rng.choice(mine.get_json()["you"]["legal_moves"])
+        client.post(
+            f"/games/{game_id}/moves", json=move, headers={"Authorization": f"Bearer {token}"}
+        )
+
+
+def _median_time(work, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def run() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        url = os.environ.get("REDIS_URL")
+        embedded = None
+        if not url:
+            embedded = EmbeddedRedis(Path(tmp) / "redis").start()
+            url = embedded.url
+        try:
+            app = create_app({"REDIS_URL": url})
+            client = app.test_client()
+            game_id = _finished_game(client, 10)
+            store = EventStore(app.extensions["cardtrail"].redis)
+            game = games.get("rummy")
+            events = store.read(game_id)
+            read = _median_time(lambda: store.read(game_id), 15)
+            fold = _median_time(lambda: table.fold(game, events), 15)
+            hands = client.get(f"/games/{game_id}/hands").get_json()["hands"]
+            rng = random.Random(5)
+            client.get(f"/games/{game_id}")
+            for hand in hands:  # first visits fold each hand once; steps then cost a lookup
+                client.get(f"/games/{game_id}/hands/{hand['number']}/replay?step=0")
+            plain = _median_time(lambda: client.get(f"/games/{game_id}"), 200)
+
+            def random_step():
+                hand = rng.choice(hands)
+                step = rng.randrange(hand["steps"] + 1)
+                client.get(f"/games/{game_id}/hands/{hand['number']}/replay?step={step}")
+
+            replay = _median_time(random_step, 200)
+        finally:
+            if embedded:
+                embedded.stop()
+    return {
+        "events_in_game": len(events),
+        "p3_fold_ms": round(fold * 1000, 3),
+        "p3_read_ms": round(read * 1000, 3),
+        "p3_fold_over_read": round(fold / read, 3),
+        "p6_replay_step_ms": round(replay * 1000, 3),
+        "p6_state_read_ms": round(plain * 1000, 3),
+        "p6_replay_over_read": round(replay / plain, 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = run()
+    if args.json:
+        print(json.dumps(result))
+        return
+    for name, value in result.items():
+        print(f"{name:24} {value}")
+
+
+if __name__ == "__main__":
+    main()
