@@ -102,6 +102,10 @@ class EmbeddedRedis:
         self.stop()
 
 
+# Long-polls block in XREAD for up to 30 s (SSE for 15 s at a time): reads must outlast that.
+SOCKET_TIMEOUT_S = 45
+
+
 def cluster_mode() -> bool:
     return os.environ.get("REDIS_CLUSTER") == "1"
 
@@ -113,8 +117,10 @@ def connect(url: str, cluster: bool | None = None) -> redis.Redis:
     if cluster_mode() if cluster is None else cluster:
         from redis.cluster import RedisCluster
 
-        return RedisCluster.from_url(url)
-    return redis.Redis.from_url(url, health_check_interval=30)
+        return RedisCluster.from_url(url, socket_timeout=SOCKET_TIMEOUT_S)
+    return redis.Redis.from_url(
+        url, health_check_interval=30, socket_timeout=SOCKET_TIMEOUT_S, socket_connect_timeout=5
+    )
 
 
 def queue_connection(state_url: str, queue_url: str | None = None) -> redis.Redis:

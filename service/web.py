@@ -22,12 +22,15 @@ web = Blueprint(
 )
 
 
+# The games whose tables these pages know how to draw (the replay viewer is generic).
+TABLE_GAMES = ("rummy",)
+
+
 def _config() -> dict[str, Any]:
     """What the lobby's form offers: the games, their presets and the bot levels."""
+    offered = [name for name in games.names() if name in TABLE_GAMES]
     return {
-        "games": [
-            {"name": name, "presets": list(games.get(name).presets)} for name in games.names()
-        ],
+        "games": [{"name": name, "presets": list(games.get(name).presets)} for name in offered],
         "bot_levels": list(BOT_LEVELS),
     }
 

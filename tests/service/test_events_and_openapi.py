@@ -82,3 +82,12 @@ def test_openapi_document_lists_the_paths(client):
     assert {"type", "source", "card", "cards", "meld"} <= set(move_fields)
     parameters = {p["name"] for p in paths["/games/{game_id}/moves"]["post"]["parameters"]}
     assert {"If-Match", "Idempotency-Key"} <= parameters
+
+
+def test_a_long_poll_longer_than_the_clients_default_timeout_answers_empty(client):
+    """redis-py's default socket timeout is shorter than a long-poll may wait."""
+    created = create_game(client, seed="long poll")
+    version = created["version"]
+    answer = client.get(f"/games/{created['id']}/events?after={version}&wait=6")
+    assert answer.status_code == 200
+    assert answer.get_json()["events"] == []

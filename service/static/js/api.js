@@ -128,6 +128,11 @@ export function seatName(seat) {
   return `open seat ${seat.seat + 1}`;
 }
 
+/** "1 card", "3 cards" */
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // -- DOM ---------------------------------------------------------------------------------------

@@ -37,14 +37,14 @@ const OPTIONS = [
   {
     name: "stock_exhausted",
     label: "Stock runs out",
-    choices: [["turn_over", "turn the discards over"], ["shuffle", "shuffle the discards"], ["end", "the hand ends"]],
+    choices: [["turn_over", "turn discards over"], ["shuffle", "shuffle discards"], ["end", "hand ends"]],
   },
   {
     name: "scoring",
     label: "Scoring",
     choices: [["winner", "winner scores"], ["penalty", "penalty points"], ["pay", "losers pay"]],
   },
-  { name: "game_end", label: "Game ends", choices: [["target", "at a target score"], ["deals", "after a number of deals"]] },
+  { name: "game_end", label: "Game ends", choices: [["target", "at the target score"], ["deals", "after N deals"]] },
   { name: "target_score", label: "Target score", number: { min: 1, max: 100000, placeholder: "100" } },
   { name: "deals", label: "Deals", number: { min: 1, max: 1000, placeholder: "10" } },
 ];

@@ -5,6 +5,7 @@ import {
   api,
   el,
   gameId,
+  plural,
   Problem,
   remember,
   remembered,
@@ -21,7 +22,6 @@ const id = gameId();
 const base = `/games/${encodeURIComponent(id)}`;
 let token = takeTokenFromFragment(id) || tokens.get(id);
 let view = null;
-let viewSeq = 0;
 let sortBy = remembered("sort", "suit");
 let selected = new Set(); // keys "card#n": the n-th copy of a card in the shown hand
 let busy = false;
@@ -110,7 +110,6 @@ function selectedCards() {
 }
 
 async function refresh() {
-  const seq = ++viewSeq;
   let fresh;
   try {
     fresh = await api(base, { token });
@@ -124,8 +123,7 @@ async function refresh() {
     }
     throw error;
   }
-  if (seq !== viewSeq && view && fresh.version < view.version) return;
-  if (view && fresh.version < view.version) return;
+  if (view && fresh.version < view.version) return; // older than the one shown
   view = fresh;
   render();
 }
@@ -227,8 +225,8 @@ function renderSeats() {
         { class: classes.join(" "), dataset: { seat: seat.seat } },
         el("span", { class: "seat-name" }, who(seat.seat)),
         view.dealer === seat.seat ? el("span", { class: "dealer", title: "Dealer" }, "D") : null,
-        el("span", { class: "seat-cards", title: "Cards in hand" }, seat.hand_count ?? "–", " cards"),
-        el("span", { class: "seat-score", title: "Score" }, seat.score ?? 0, " pts"),
+        el("span", { class: "seat-cards", title: "Cards in hand" }, plural(seat.hand_count ?? 0, "card")),
+        el("span", { class: "seat-score", title: "Score" }, plural(seat.score ?? 0, "point")),
       ),
     );
   }
@@ -250,6 +248,7 @@ function renderMelds() {
   box.replaceChildren();
   const cards = selectedCards();
   const card = cards.length === 1 ? cards[0] : null;
+  let targets = 0;
   for (const meld of view.melds || []) {
     const target =
       card && legal().some((m) => (m.type === "lay_off" || m.type === "swap_joker") && m.card === card && m.meld === meld.id);
@@ -264,11 +263,12 @@ function renderMelds() {
       el("span", { class: "meld-label" }, `${meld.id} · ${who(meld.owner)}`),
       cardRow(meld.cards, { className: "cards mini" }),
     );
+    if (target) targets += 1;
     node.addEventListener("click", () => clickMeld(meld.id));
     box.append(node);
   }
   if (!(view.melds || []).length) box.append(el("p", { class: "hint" }, "No melds yet."));
-  $("#meld-hint").textContent = card && myTurn() && view.phase === "play" ? `click a meld to lay off ${pretty(card)}` : "";
+  $("#meld-hint").textContent = targets && myTurn() ? `click a highlighted meld to lay off ${pretty(card)}` : "";
 }
 
 function renderHand() {
@@ -296,7 +296,7 @@ function renderHand() {
     });
     hand.append(node);
   }
-  $("#hand-count").textContent = `${entries.length} cards`;
+  $("#hand-count").textContent = plural(entries.length, "card");
   for (const button of document.querySelectorAll("[data-sort]")) {
     button.setAttribute("aria-pressed", button.dataset.sort === sortBy ? "true" : "false");
   }
@@ -392,7 +392,15 @@ function renderShare() {
   if (token) $("#share-link").value = seatLink(id, token);
 }
 
+const TABLE_GAMES = ["rummy"];
+
 function render() {
+  if (!TABLE_GAMES.includes(view.game)) {
+    table.dataset.status = "unsupported";
+    $("#title").textContent = `A game of ${view.game}`;
+    show($("#message"), `This page draws Rummy tables only; follow this ${view.game} game through the API or its replay.`);
+    return;
+  }
   table.dataset.status = view.status;
   table.dataset.version = view.version;
   table.dataset.hand = view.hand_number ?? 0;
@@ -416,9 +424,11 @@ function render() {
 async function follow() {
   let after = view.version;
   let failures = 0;
+  let wait = 25; // seconds the server may hold each long-poll
   while (view.status !== "finished") {
+    const began = performance.now();
     try {
-      const data = await api(`${base}/events?after=${after}&wait=25`, { token });
+      const data = await api(`${base}/events?after=${after}&wait=${wait}`, { token });
       failures = 0;
       logEvents(data.events);
       if (data.version > after) {
@@ -427,6 +437,14 @@ async function follow() {
       }
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
+      const held = (performance.now() - began) / 1000;
+      if ((error.status === 0 || error.status >= 500) && held >= 2 && held < wait - 1 && failures === 0) {
+        // Something on the way cut the long-poll short: ask for shorter waits from now on.
+        wait = Math.max(1, Math.floor(held) - 1);
+        console.warn(`long-poll cut after ${held.toFixed(1)} s; waiting ${wait} s per poll from now on`);
+        failures += 1;
+        continue;
+      }
       failures += 1;
       if (token && (error.status === 401 || error.status === 403)) {
         await refresh(); // drops a token that is no longer valid

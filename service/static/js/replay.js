@@ -1,6 +1,6 @@
 // The replay viewer: pick a hand, step through it, every hand face up once the hand is over.
 
-import { $, api, el, gameId, Problem, show, tokens } from "./api.js";
+import { $, api, el, gameId, plural, Problem, show, tokens } from "./api.js";
 import { cardBack, cardElement, cardRow, sortCards } from "./cards.js";
 
 const id = gameId();
@@ -54,7 +54,10 @@ async function go(k) {
     answer = await loadStep(hand.number, step);
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
+    if (seq !== loadSeq) return;
     setError(error.text);
+    root.dataset.status = "error";
+    root.dataset.loading = "false";
     stop();
     return;
   }
@@ -131,7 +134,9 @@ function render(answer) {
     const cards = state.hands ? state.hands[seat] : state.you && state.you.seat === seat ? state.you.hand : null;
     const turn = state.turn === seat;
     const content = cards
-      ? cardRow(sortCards(cards), { className: "cards", highlight })
+      ? cards.length
+        ? cardRow(sortCards(cards), { className: "cards", highlight })
+        : el("p", { class: "hint" }, "Out: no cards left.")
       : el("div", { class: "cards backs" }, Array.from({ length: Math.min(counts[seat], 14) }, cardBack));
     handsBox.append(
       el(
@@ -141,8 +146,8 @@ function render(answer) {
           "h2",
           { class: "small" },
           nameOf(seat),
-          el("span", { class: "count" }, `${counts[seat]} cards`),
-          el("span", { class: "count" }, `${(state.scores || [])[seat] ?? 0} pts`),
+          el("span", { class: "count" }, plural(counts[seat], "card")),
+          el("span", { class: "count" }, plural((state.scores || [])[seat] ?? 0, "point")),
           turn ? el("span", { class: "badge turn-badge" }, state.phase === "draw" ? "to draw" : "to play") : null,
         ),
         content,
@@ -306,7 +311,10 @@ async function start() {
   const wantedHand = Number.parseInt(params.get("hand") ?? "", 10);
   const wantedStep = Number.parseInt(params.get("step") ?? "", 10);
   // Names come with every replay answer; load step 0 of the chosen hand first.
-  const chosen = hands.find((h) => h.number === wantedHand) || hands[hands.length - 1];
+  // Without a seat here, a hand still in play cannot be replayed: start on the last finished one.
+  const finished = hands.filter((h) => h.finished);
+  const fallback = token || !finished.length ? hands[hands.length - 1] : finished[finished.length - 1];
+  const chosen = hands.find((h) => h.number === wantedHand) || fallback;
   try {
     names = (await loadStep(chosen.number, 0)).names;
   } catch (error) {
