@@ -21,6 +21,8 @@ def turn_deadline(game_id: str, turn_version: int, seat: int) -> str:
     clock = service.clock_options(loaded.meta)
     if clock is None or seat not in loaded.game.to_act(loaded.state):
         return "moved_on"
+    if "bot" in service.seats(loaded.meta)[seat]:
+        return "bot_seat"  # the clock is for absent players; bots' turns are never timed out
     timed_out = turn_timed_out(seat, now, clock["on_timeout"])
     try:
         if clock["on_timeout"] == "forfeit":

@@ -14,6 +14,7 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+from service.application import ServiceError
 from service.clock import DEADLINES
 from service.turns import (
     QUEUE,
@@ -76,7 +77,14 @@ def _rearm_deadlines(service) -> int:
         if not turns:
             service.redis.zrem(DEADLINES, game_id)
             continue
+        try:
+            seats = service.seats(service.load(game_id).meta)
+        except ServiceError:  # a vanished game: forget it
+            service.redis.zrem(DEADLINES, game_id)
+            continue
         for seat, turn in turns.items():
+            if seat >= len(seats) or "bot" in seats[seat]:
+                continue  # a bot's turn has no deadline: a lost bot turn is re-enqueued above
             version, deadline = turn["version"], turn["deadline"]
             if deadline < now - OVERDUE_S:
                 service.clock.arm(game_id, version, seat, now, job_suffix=f"-late{int(now // 5)}")

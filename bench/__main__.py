@@ -1,0 +1,119 @@
+"""Run every benchmark and print one table (`--json` for machines, `--write` to refresh
+bench/RESULTS.md). Each figure is a ratio against a baseline measured in the same run.
+
+    python -m bench [--json] [--write] [--scale] [--quick]
+"""
+
+import argparse
+import json
+import os
+import platform
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench import bot_bench, engine_bench, http_bench, service_bench
+from engine.tournament import run_tournament
+
+RESULTS = Path(__file__).with_name("RESULTS.md")
+
+
+def _bots(games: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    summary = run_tournament(["strong", "greedy"], games, "bench", preset="pagat")
+    elapsed = time.perf_counter() - started
+    strong = summary["bots"]["strong"]
+    return {
+        "p5_strong_decision_p50_ms": round(strong["decision_ms_p50"], 3),
+        "p5_strong_decision_p99_ms": round(strong["decision_ms_p99"], 3),
+        "p7_bot_hands_per_s": round(summary["hands"] / elapsed, 1),
+        "strong_win_rate": round(strong["win_rate"], 3),
+    }
+
+
+def run(quick: bool, scale: bool) -> dict[str, Any]:
+    engine = engine_bench.run(rounds=2 if quick else 5, games_count=2 if quick else 6)
+    figures: dict[str, Any] = {
+        "engine_fold_events_per_s": round(engine["fold"]["events_per_s"]["best"]),
+        "engine_random_hands_per_s": round(engine["hands"]["hands_per_s"]["best"], 1),
+    }
+    figures.update(http_bench.run(2 if quick else 5, 4, 2))
+    figures.update(service_bench.run())
+    figures.update(bot_bench.run(15 if quick else 60))
+    figures.update(_bots(4 if quick else 40))
+    if scale:
+        for workers in (1, 2, 4):
+            result = http_bench.run(2 if quick else 5, 8, workers)
+            figures[f"scale_moves_per_s_{workers}_web"] = result["moves_per_s"]
+            figures[f"scale_noop_per_s_{workers}_web"] = result["noop_requests_per_s"]
+    return figures
+
+
+GOALS = [
+    ("engine_fold_events_per_s", ">=", 200_000, "engine fold events/s"),
+    ("engine_random_hands_per_s", ">=", 200, "random 2-player hands/s"),
+    ("moves_over_noop", ">=", 0.5, "P1 moves/s ÷ no-op req/s"),
+    ("latency_ratio_5000_over_50", "<=", 1.2, "P2 move p50 @5000 ÷ @50"),
+    ("p3_fold_over_read", "<=", 1.0, "P3 fold ÷ read from Redis"),
+    ("bot_over_noop_p50", "<=", 3.0, "P4 bot reply ÷ no-op job"),
+    ("p5_strong_decision_p99_ms", "<=", 20.0, "P5 strong decision p99 ms"),
+    ("p6_replay_over_read", "<=", 2.0, "P6 replay step ÷ state read"),
+    ("p7_bot_hands_per_s", None, None, "P7 bot-vs-bot hands/s"),
+]
+
+
+def table(figures: dict[str, Any]) -> str:
+    rows = ["| figure | value | goal | met |", "|---|---|---|---|"]
+    for key, op, goal, label in GOALS:
+        value = figures.get(key)
+        if goal is None:
+            rows.append(f"| {label} | {value} | — | — |")
+            continue
+        met = value is not None and (value >= goal if op == ">=" else value <= goal)
+        rows.append(f"| {label} | {value} | {op} {goal} | {'yes' if met else 'NO'} |")
+    rows.append("")
+    rows.append("| raw figure | value |")
+    rows.append("|---|---|")
+    rows += [f"| {key} | {value} |" for key, value in figures.items()]
+    return "\n".join(rows)
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return (
+        f"{os.cpu_count()} cores ({model}), Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true", help="write bench/RESULTS.md")
+    parser.add_argument("--scale", action="store_true", help="also 1, 2 and 4 web processes")
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    args = parser.parse_args()
+    figures = run(args.quick, args.scale)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(table(figures))
+    if args.write:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        RESULTS.write_text(
+            "# Benchmark results\n\n"
+            f"Measured {stamp} on {machine()} — a shared machine, so read the ratios "
+            "(each against a baseline from the same run) rather than absolute times.\n"
+            "Regenerate with `python -m bench --write --scale`.\n\n" + table(figures) + "\n"
+        )
+
+
+if __name__ == "__main__":
+    main()
