@@ -39,7 +39,7 @@ class Game:
     bots: dict[str, Callable[..., Command]] = field(default_factory=dict)
 
 
-_MODULES = {"rummy": "engine.rummy"}
+_MODULES = {"rummy": "engine.rummy", "spades": "engine.spades"}
 
 
 def names() -> tuple[str, ...]:

@@ -9,8 +9,10 @@ as a worker would give it.
 
 The result per bot: games played, games won (a tie shares the win), the win rate with
 a 95% Wilson interval, points per hand (the mean score change per hand, from the
-`hand_ended` events) and the mean / p50 / p99 wall time of its decisions. Timing uses
-`time.perf_counter`: this is a measuring tool, and nothing in a game depends on it.
+`hand_ended` events) and the mean / p50 / p99 wall time of its decisions
+(`time.perf_counter`), with the same for the thread's CPU time (`time.thread_time`),
+which a busy machine does not inflate. This is a measuring tool: nothing in a game
+depends on the clock.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class BotRecord:
     hands: int = 0
     points: int = 0
     times: list[float] = field(default_factory=list)
+    cpu_times: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -116,7 +119,7 @@ def play_game(
 
     record(events, state)
     commands = 0
-    perf = time.perf_counter
+    perf, cpu = time.perf_counter, time.thread_time
     while not game.is_finished(state):
         if commands >= max_commands:
             raise RuntimeError(f"game {game_seed!r} rotation {rotation} did not finish")
@@ -124,9 +127,10 @@ def play_game(
         label = labels[seat_bot[seat]]
         bot = bots[names[seat_bot[seat]]]
         view = game.view(state, seat)
-        started = perf()
+        started, started_cpu = perf(), cpu()
         command = bot(view, histories[seat], rngs[seat])
         records[label].times.append(perf() - started)
+        records[label].cpu_times.append(cpu() - started_cpu)
         try:
             state, new = table.play(game, state, {**command, "seat": seat}, key)
         except IllegalMove as error:
@@ -179,6 +183,7 @@ def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> dict[str, 
         hands = sum(e.hands for e in entries)
         points = sum(e.points for e in entries)
         times = sorted(t for e in entries for t in e.times)
+        cpu_times = sorted(t for e in entries for t in e.cpu_times)
         played = len(entries)
         low, high = wilson(wins, played)
         bots[label] = {
@@ -193,6 +198,9 @@ def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> dict[str, 
             "decision_ms_p50": 1000 * _percentile(times, 0.50),
             "decision_ms_p99": 1000 * _percentile(times, 0.99),
             "decision_ms_max": 1000 * times[-1] if times else 0.0,
+            "decision_cpu_ms_mean": 1000 * sum(cpu_times) / len(cpu_times) if cpu_times else 0.0,
+            "decision_cpu_ms_p50": 1000 * _percentile(cpu_times, 0.50),
+            "decision_cpu_ms_p99": 1000 * _percentile(cpu_times, 0.99),
         }
     return {
         "games": len(records),

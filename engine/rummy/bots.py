@@ -260,9 +260,11 @@ class _Rules:
         covered = 0
         by_card: dict[int, list[tuple[int, int, int]]] = {}
         for core in cores:
-            covered |= core[0]
-            for bit in _bits(core[0]):
-                by_card.setdefault(bit, []).append(core)
+            mask = core[0]
+            covered |= mask
+            # The search always places the lowest card left, so a meld can only start
+            # there: index each meld by its lowest card alone.
+            by_card.setdefault(mask & -mask, []).append(core)
         value = self.value
         joker_points = self.joker_points
         base = 0
@@ -420,6 +422,7 @@ class _Table:
         self.pile: list[str] = list(view["discard_pile"])
         self.melds = [meld_from_dict(m) for m in view["melds"]]
         self.hand_counts: list[int] = list(view["hand_counts"])
+        self.stock_count: int = view["stock_count"]
         self.hand_number: int = view["hand_number"]
         start = self.options.get("all_at_once_from_deal")
         self.all_at_once = start is not None and self.hand_number >= start
@@ -438,15 +441,32 @@ class _Table:
         self.opened = False  # melded or laid off in an earlier turn
         played_this_turn = False
         self.drawn_from_pile: str | None = None
+        # The pile's order is public; when it is turned over (not shuffled) to become
+        # the stock, the stock's order is known to anyone who watched.
+        pile: list[str] = []
+        stock: list[str] | None = None
         for event in history[start:]:
             kind = event.get("type")
             seat = event.get("seat")
-            if kind == "card_drawn":
+            if kind == "hand_dealt":
+                upcard = event.get("upcard")
+                pile = [upcard] if upcard else []
+            elif kind == "card_drawn":
                 if event.get("source") == "discard":
                     known[seat].append(event["card"])
+                    if pile:
+                        pile.pop()
                     if seat == self.seat:
                         self.drawn_from_pile = event["card"]
+                elif stock is not None:
+                    top = stock.pop(0) if stock else None
+                    if "card" in event and event["card"] != top:
+                        stock = None
+            elif kind == "stock_replenished":
+                stock = pile if event.get("shuffled") is False else None
+                pile = []
             elif kind == "discarded":
+                pile.append(event["card"])
                 _forget(known[seat], event["card"])
                 thrown[seat].append(event["card"])
                 if seat == self.seat:
@@ -469,6 +489,8 @@ class _Table:
         known[self.seat] = []
         self.known = known
         self.thrown = thrown
+        consistent = pile == self.pile and stock is not None
+        self.stock_known = stock if consistent and len(stock) == self.stock_count else None
 
     # -- derived knowledge -----------------------------------------------------
 
@@ -491,6 +513,7 @@ class _Table:
         return mask, jokers
 
 
+_UNSET = object()  # "the default next draw" for `_Strong.assess`
 _CHAINS: dict[tuple[Any, ...], tuple[tuple[tuple[int, ...], ...], bool]] = {}
 
 
@@ -625,6 +648,12 @@ MELD_DANGER = 10.0  # points a discard that completes an opponent's meld is wort
 LAYOFF_DANGER = 8.0  # … and one they can lay off on the table
 RUMMY_HOLD_POINTS = 40  # hold melds for rummy while the hand at risk stays below this
 MAX_DISCARDS = 7  # discards evaluated in full (the rest lose on deadwood alone)
+RACE = 1.0  # value a hand as a race to go out (else: deadwood less weighted odds)
+THREAT_SCALE = 1.0
+HORIZON_DECAY = 1.0
+STOCK_MEMORY = 1.0  # remember a turned-over stock's order (two players)
+# chance an opponent holding n cards goes out on its next turn (n = 0 … 6+)
+_THREAT = (0.5, 0.3, 0.15, 0.08, 0.05, 0.03, 0.015)
 
 
 class _Strong:
@@ -643,6 +672,8 @@ class _Strong:
         shortest = min(t.hand_counts[s] for s in opponents)
         # The closer an opponent is to going out, the less tomorrow's draws are worth.
         self.horizon = HORIZON if shortest > 4 else HORIZON * 0.5 if shortest > 2 else 0.25
+        if not HORIZON_DECAY:
+            self.horizon = HORIZON
         # What going out would win: the opponents' known cards, the rest at the mean
         # value of the cards this seat has not seen.
         unseen_points = sum(rules.value[b] for b in _bits(self.unseen))
@@ -652,9 +683,25 @@ class _Strong:
         for seat in opponents:
             known = t.known.get(seat, [])
             prize += _points(rules, known) + mean * max(0, t.hand_counts[seat] - len(known))
+        # Two players and a turned-over stock: every card is placed. The stock's order
+        # is known, so the next draws are known, and the unseen cards not in the stock
+        # are the opponent's hand.
+        self.stock = t.stock_known if t.stock_known is not None and t.players == 2 else None
+        if not STOCK_MEMORY:
+            self.stock = None
+        stock_mask, stock_jokers = _mask_of(self.stock or [])
+        self.hidden = self.unseen & ~stock_mask
+        if self.stock is not None:
+            hidden_jokers = max(0, self.unseen_jokers - stock_jokers)
+            known = t.known.get(opponents[0], [])
+            prize = _points(rules, known) + hidden_jokers * rules.joker_points
+            prize += sum(rules.value[b] for b in _bits(self.hidden))
         self.prize = prize
+        self.future = self.stock_card(1)
+        # The chance that an opponent goes out on its turn, from its hand size.
+        self.threat = THREAT_SCALE * sum(_THREAT[min(t.hand_counts[s], 6)] for s in opponents)
         self.next_melds = 1 if t.options["melds_per_turn"] == "one" and not t.all_at_once else 99
-        self.values: dict[tuple[int, int], tuple[float, float, float, float]] = {}
+        self.values: dict[tuple[int, int, Any], tuple[float, float, float, float]] = {}
         self.free_cache: dict[int, int] = {}
         self.chains, self.joker_fits = _chains(t.melds, rules) if t.melds else ((), False)
         self.table_fits = 0
@@ -680,7 +727,17 @@ class _Strong:
             self.free_cache[hand] = free
         return free, self.joker_fits and jokers > 0
 
-    def assess(self, hand: int, jokers: int) -> tuple[float, float, float, float]:
+    def stock_card(self, index: int) -> str | None:
+        """The card `index` places down the known stock, if the stock is known that far.
+        After this seat's discard the opponent draws the top card (index 0), so this
+        seat's next draw is index 1."""
+        if self.stock is None or len(self.stock) <= index:
+            return None
+        return self.stock[index]
+
+    def assess(
+        self, hand: int, jokers: int, future: Any = _UNSET
+    ) -> tuple[float, float, float, float]:
         """(value, deadwood, mean one-draw gain, chance the next draw goes out).
 
         value = deadwood − horizon × gain − OUT_WEIGHT × prize × P(out): the points at
@@ -689,7 +746,9 @@ class _Strong:
         higher loose card; dead cards (seen in the pile, the melds, a known hand) count
         for nothing. Lower is better.
         """
-        key = (hand, jokers)
+        if future is _UNSET:
+            future = self.future
+        key = (hand, jokers, future)
         cached = self.values.get(key)
         if cached is not None:
             return cached
@@ -704,7 +763,17 @@ class _Strong:
         ready = cost < 0.5 and len(melds) <= self.next_melds  # any card then goes out
         gain = 0.0
         outs = 0
-        if self.unknown:
+        if future is not None:  # the next draw is known
+            if future == JOKER:
+                after, after_melds = rules.solve(hand, jokers + 1, free, free_joker, True)
+            else:
+                with_card = hand | BIT[future]
+                after, after_melds = rules.solve(
+                    with_card, jokers, self.free(with_card, jokers)[0], free_joker, True
+                )
+            gain = max(0.0, cost - after)
+            chance = 1.0 if after < 0.5 and len(after_melds) <= self.next_melds else 0.0
+        elif self.unknown:
             pairs = rules.pairs
             near = rules.neighbourhood(min(2 + jokers, 5)) if jokers else None
             table_fits = self.table_fits
@@ -742,12 +811,7 @@ class _Strong:
             chance = outs / self.unknown
         else:
             chance = 1.0 if ready else 0.0
-        result = (
-            cost - self.horizon * gain - OUT_WEIGHT * self.prize * chance,
-            cost,
-            gain,
-            chance,
-        )
+        result = (self.race(cost - self.horizon * gain, chance), cost, gain, chance)
         self.values[key] = result
         return result
 
@@ -756,6 +820,17 @@ class _Strong:
         if bit & self.table_fits:
             return True
         return bool(hand & self.rules.neighbourhood(min(2 + jokers, 5))[bit])
+
+    def race(self, deadwood: float, chance: float) -> float:
+        """The hand as a race: this seat goes out on a turn with probability `chance`,
+        the opponents with `self.threat`; the winner of the race takes the loser's
+        points. Returns the expected loss (lower is better)."""
+        if not RACE:
+            return deadwood - OUT_WEIGHT * self.prize * chance
+        chance *= OUT_WEIGHT
+        total = chance + self.threat
+        win = chance / total if total else 0.0
+        return (1 - win) * deadwood - win * self.prize
 
     def value(self, hand: int, jokers: int) -> float:
         return self.assess(hand, jokers)[0]
@@ -777,8 +852,12 @@ class _Strong:
             risk += LAYOFF_DANGER
         known = t.known.get(self.next_seat, [])
         held_mask, _ = _mask_of(known)
-        count = t.hand_counts[self.next_seat] - len(known)
-        p_unknown = max(0.0, count / self.unknown) if self.unknown else 0.0
+        if self.stock is not None:  # the opponent's hand is known exactly
+            held_mask |= self.hidden
+            p_unknown = 0.0
+        else:
+            count = t.hand_counts[self.next_seat] - len(known)
+            p_unknown = max(0.0, count / self.unknown) if self.unknown else 0.0
         chance = 0.0
         for a, b in self.rules.pairs[bit]:
             pa = 1.0 if a & held_mask else p_unknown if a & self.unseen else 0.0
@@ -835,7 +914,16 @@ class _Strong:
             if self.rules.value[BIT[top]] + 3 >= highest:
                 return {"type": "draw", "source": "stock"}
         _, cost, gain, chance = self.assess(t.hand, t.jokers)
-        stock = cost - (1 + self.horizon) * gain - OUT_WEIGHT * self.prize * chance * (2 - chance)
+        drawn = self.stock_card(0)
+        if drawn is not None:  # the stock's top card is known: weigh it exactly
+            stock = self.after_draw(drawn, self.stock_card(2), moves)
+        elif RACE:
+            later = self.race(cost - (1 + self.horizon) * gain, chance)
+            stock = -chance * self.prize + (1 - chance) * later
+        else:
+            stock = (
+                cost - (1 + self.horizon) * gain - OUT_WEIGHT * self.prize * chance * (2 - chance)
+            )
         candidates = []
         for card in set(t.cards):
             hand, jokers = _without(take_hand, take_jokers, card)
@@ -849,6 +937,19 @@ class _Strong:
         if best + TAKE_MARGIN < stock:
             return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}
+
+    def after_draw(self, card: str, future: str | None, moves: dict[str, list[Command]]) -> float:
+        """The value of drawing a known card: going out, or the best discard after it."""
+        t = self.t
+        hand, jokers = _mask_of([*t.cards, card])
+        plan = self.go_out_plan(hand, jokers, 0)
+        if plan is not None and plan[1] <= self.melds_allowed(moves, True):
+            return -self.prize
+        best = float("inf")
+        for held in set(t.cards) | {card}:
+            rest, rest_jokers = _without(hand, jokers, held)
+            best = min(best, self.assess(rest, rest_jokers, future)[0] + self.danger(held))
+        return best
 
     def play(self, moves: dict[str, list[Command]]) -> Command:
         t = self.t

@@ -222,11 +222,15 @@ def layoff_cards(meld: Meld, options: Options) -> frozenset[str]:
 
 def candidate_melds(hand: Iterable[str], options: Options) -> list[tuple[str, ...]]:
     """Every distinct meld (canonical sorted cards) that can be formed from the hand."""
-    cards = list(hand)
+    cards = hand if type(hand) is tuple else list(hand)
     if JOKER not in cards and not options.round_the_corner:
-        held = sum(map(_CARD_BIT.__getitem__, cards))
+        try:
+            held = sum(map(_CARD_BIT_OF, cards))
+        except TypeError:  # not a card: the general path says which
+            held = 0
         if held.bit_count() == len(cards):  # distinct cards: no bit was added twice
             return _natural_melds(held, options.aces == "high_or_low")
+    cards = list(cards)
     jokers = cards.count(JOKER)
     by_rank: dict[int, list[str]] = {}
     by_suit: dict[str, dict[int, str]] = {}
@@ -259,6 +263,7 @@ def candidate_melds(hand: Iterable[str], options: Options) -> list[tuple[str, ..
 _CARD_BIT = {
     card: 1 << (16 * SUITS.index(CARD_SUIT[card]) + rank) for card, rank in CARD_RANK.items()
 }
+_CARD_BIT_OF = _CARD_BIT.get
 _ACES = sum(1 << (16 * lane + 1) for lane in range(4))
 _LANE = 0xFFFF
 

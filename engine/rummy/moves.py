@@ -29,8 +29,11 @@ def legal_moves(state: RummyState, seat: int) -> list[Command]:
         return moves
     options = state.options
     drawn = hand.drawn_from_discard
-    distinct = set(cards)
-    may_lay_off = not options.lay_off_after_meld or hand.has_melded[seat]
+    # Only jokers repeat in a hand (the pack has one of every natural card).
+    distinct = set(cards) if JOKER in cards else cards
+    on_table = None  # what the table's melds take, when this seat may add to them
+    if hand.melds and (not options.lay_off_after_meld or hand.has_melded[seat]):
+        on_table = _table_fits(hand.melds, options)
     moves = []
     if options.all_at_once(hand.number):
         moves.extend(_go_down_moves(state, cards))
@@ -43,18 +46,18 @@ def legal_moves(state: RummyState, seat: int) -> list[Command]:
                 left = count - len(meld)
                 if _may_end(left, held_drawn - meld.count(drawn), out_ok):
                     moves.append({"type": "meld", "cards": list(meld)})
-        if may_lay_off and hand.melds:
-            fits, fit_somewhere = _table_fits(hand.melds, options)
+        if on_table is not None:
+            fits, fit_somewhere, _ = on_table
             left = count - 1
-            for card in sorted(distinct.intersection(fit_somewhere)):  # few, in sorted order
+            for card in sorted(fit_somewhere.intersection(distinct)):  # few, in sorted order
                 if not _may_end(left, held_drawn - (card == drawn), out_ok):
                     continue
                 for meld_id, fitting in fits:
                     if card in fitting:
                         moves.append({"type": "lay_off", "card": card, "meld": meld_id})
-    if may_lay_off and hand.melds:
-        with_jokers = [meld for meld in hand.melds if JOKER in meld.cards]
-        for card in sorted(distinct) if with_jokers else ():
+    if on_table is not None and on_table[2]:
+        with_jokers = on_table[2]
+        for card in sorted(distinct):
             for meld in with_jokers:
                 if swap_joker(meld, card) is not None:
                     moves.append({"type": "swap_joker", "card": card, "meld": meld.id})
@@ -67,21 +70,23 @@ _TABLE_FITS: dict[int, tuple[Any, ...]] = {}
 
 def _table_fits(
     melds: tuple[Meld, ...], options: Options
-) -> tuple[tuple[tuple[int, frozenset[str]], ...], frozenset[str]]:
-    """(meld id, cards it takes) per table meld, and all those cards: `layoff_cards`.
+) -> tuple[tuple[tuple[int, frozenset[str]], ...], frozenset[str], tuple[Meld, ...]]:
+    """(meld id, cards it takes) per table meld (`layoff_cards`), all those cards, and
+    the melds holding a joker.
 
     Asked every turn while the table rarely changes, so remembered per melds tuple by
     identity (the entry keeps the tuple alive, so its id cannot be reused meanwhile).
     """
     entry = _TABLE_FITS.get(id(melds))
     if entry is not None and entry[0] is melds and entry[1] is options:
-        return entry[2], entry[3]
+        return entry[2]
     fits = tuple((meld.id, layoff_cards(meld, options)) for meld in melds)
     anywhere = frozenset().union(*(fitting for _, fitting in fits))
+    with_jokers = tuple(meld for meld in melds if JOKER in meld.cards)
     if len(_TABLE_FITS) >= 1024:
         _TABLE_FITS.clear()
-    _TABLE_FITS[id(melds)] = (melds, options, fits, anywhere)
-    return fits, anywhere
+    _TABLE_FITS[id(melds)] = (melds, options, (fits, anywhere, with_jokers))
+    return fits, anywhere, with_jokers
 
 
 def _may_end(left: int, drawn_left: int, out_ok: bool) -> bool:

@@ -50,6 +50,7 @@ class RummyState:
 
 
 _new_object = object.__new__
+_set_attribute = object.__setattr__
 
 
 def _evolved(obj: T, changes: dict[str, Any]) -> T:
@@ -65,10 +66,14 @@ def _evolved(obj: T, changes: dict[str, Any]) -> T:
 
 
 def _copied(obj: T) -> tuple[T, dict[str, Any]]:
-    """A copy of `obj` and its field dict, to be filled in before the copy is shared."""
+    """A copy of `obj` and its field dict, to be filled in before the copy is shared.
+
+    Copying the dict whole and installing it is about twice as fast as filling the new
+    instance's own dict key by key (`object.__setattr__` passes the frozen guard).
+    """
     new = _new_object(type(obj))
-    fields = new.__dict__
-    fields.update(obj.__dict__)
+    fields = obj.__dict__.copy()
+    _set_attribute(new, "__dict__", fields)
     return new, fields
 
 

@@ -1,0 +1,276 @@
+"""Spades' `decide`: judge one command against the state and say what happened.
+
+Commands are dicts with a `type` and, for players' moves, the acting `seat`:
+
+    {"type": "look"}                              (a seat that might bid blind sees its cards)
+    {"type": "bid", "tricks": 3}                  (0 is nil)
+    {"type": "bid", "tricks": 0, "blind": true}   (blind nil; blind n where allowed)
+    {"type": "play", "card": "QS"}
+    {"type": "forfeit"}                           (any time: the seat, and its side, lose)
+    {"type": "deal", "deck": [...], "shuffle_key": "…"}   (system: the table deals)
+
+Every refusal is an IllegalMove with a stable code and a sentence for players.
+"""
+
+from collections import Counter
+from typing import Any
+
+from engine.cards import parse_card
+from engine.errors import IllegalMove, InvalidCard
+from engine.spades import scoring
+from engine.spades.moves import bid_refusal, play_refusal
+from engine.spades.options import Options
+from engine.spades.ranking import ranking
+from engine.spades.state import EVENT_VERSION, SpadesState
+
+Event = dict[str, Any]
+
+
+def pack(options: Options) -> tuple[str, ...]:
+    return ranking(options).pack
+
+
+def created_event(options: Options, players: int, first_dealer: int, deck_source: str) -> Event:
+    return {
+        "type": "game_created",
+        "v": EVENT_VERSION,
+        "game": "spades",
+        "options": options.as_dict(),
+        "players": players,
+        "first_dealer": first_dealer,
+        "deck_source": deck_source,
+    }
+
+
+def decide(state: SpadesState, command: dict[str, Any]) -> list[Event]:
+    kind = command.get("type") if isinstance(command, dict) else None
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalMove("unknown_command", f"There is no move called {kind!r} in Spades.")
+    if kind == "deal":
+        return handler(state, command)
+    if state.status == "finished":
+        raise IllegalMove("game_over", "The game is over.")
+    if state.status != "playing":
+        raise IllegalMove("hand_not_dealt", "The cards have not been dealt yet.")
+    seat = command.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+        raise IllegalMove("unknown_seat", "That seat is not at this table.")
+    if kind in ("forfeit", "look"):
+        return handler(state, command)
+    if state.hand.turn != seat:
+        raise IllegalMove("not_your_turn", f"It is seat {state.hand.turn}'s turn, not yours.")
+    return handler(state, command)
+
+
+# -- commands ----------------------------------------------------------------
+
+
+def unseen_seats(state: SpadesState) -> list[int]:
+    """Seats that deal face down: blind bidding is played and their side may use it."""
+    options = state.options
+    if not options.blind:
+        return []
+    seats = []
+    for seat in range(state.players):
+        if options.blind_deficit is not None:
+            side = state.side_of(seat)
+            others = [score for s, score in enumerate(state.scores) if s != side]
+            if max(others) - state.scores[side] < options.blind_deficit:
+                continue
+        seats.append(seat)
+    return seats
+
+
+def _deal(state: SpadesState, command: dict[str, Any]) -> list[Event]:
+    if state.status != "dealing":
+        raise IllegalMove("not_time_to_deal", "A hand is in play; the next deal comes after it.")
+    deck = command.get("deck")
+    if (
+        not isinstance(deck, list)
+        or not all(isinstance(card, str) for card in deck)
+        or Counter(deck) != Counter(pack(state.options))
+    ):
+        raise IllegalMove("invalid_deck", "The deck must be exactly this game's pack, reordered.")
+    shuffle_key = command.get("shuffle_key")
+    if not isinstance(shuffle_key, str) or not shuffle_key:
+        raise IllegalMove("invalid_deck", "A deal needs its shuffle key.")
+    number = state.hands_played + 1
+    return [
+        {
+            "type": "hand_dealt",
+            "v": EVENT_VERSION,
+            "hand": number,
+            "dealer": (state.first_dealer + number - 1) % state.players,
+            "deck": list(deck),
+            "shuffle_key": shuffle_key,
+            "unseen": unseen_seats(state),
+        }
+    ]
+
+
+def _seen(seat: int, cards: tuple[str, ...]) -> Event:
+    return {"type": "cards_seen", "v": EVENT_VERSION, "seat": seat, "cards": list(cards)}
+
+
+def _look(state: SpadesState, command: dict[str, Any]) -> list[Event]:
+    seat = command["seat"]
+    hand = state.hand
+    if hand.phase != "bidding" or not hand.unseen[seat]:
+        raise IllegalMove("already_seen", "You can already see your cards.")
+    return [_seen(seat, hand.hands[seat])]
+
+
+def _bid(state: SpadesState, command: dict[str, Any]) -> list[Event]:
+    seat = command["seat"]
+    hand = state.hand
+    if hand.phase != "bidding":
+        raise IllegalMove("bidding_over", "The bidding is over: play a card.")
+    tricks = command.get("tricks")
+    if not isinstance(tricks, int) or isinstance(tricks, bool):
+        raise IllegalMove("invalid_bid", "A bid is a number of tricks (0 for nil).")
+    blind = command.get("blind", False)
+    if not isinstance(blind, bool):
+        raise IllegalMove("invalid_bid", '"blind" is true or false.')
+    refusal = bid_refusal(state, seat, tricks, blind)
+    if refusal is not None:
+        raise refusal
+    events: list[Event] = [
+        {"type": "bid_made", "v": EVENT_VERSION, "seat": seat, "tricks": tricks, "blind": blind}
+    ]
+    if blind:
+        events.append(_seen(seat, hand.hands[seat]))
+    return events
+
+
+def _play(state: SpadesState, command: dict[str, Any]) -> list[Event]:
+    seat = command["seat"]
+    hand = state.hand
+    if hand.phase != "playing":
+        raise IllegalMove("still_bidding", "Everyone bids before the first card is played.")
+    try:
+        card = parse_card(command.get("card"))
+    except InvalidCard as error:
+        raise IllegalMove("invalid_card", str(error)) from None
+    refusal = play_refusal(state, seat, card)
+    if refusal is not None:
+        raise refusal
+    events: list[Event] = [{"type": "card_played", "v": EVENT_VERSION, "seat": seat, "card": card}]
+    plays = hand.trick + ((seat, card),)
+    if len(plays) < state.players:
+        return events
+    rank = ranking(state.options)
+    winner = rank.trick_winner(plays)
+    number = len(hand.tricks) + 1
+    events.append(
+        {
+            "type": "trick_won",
+            "v": EVENT_VERSION,
+            "seat": winner,
+            "trick": number,
+            "leader": plays[0][0],
+            "cards": [[s, c] for s, c in plays],
+        }
+    )
+    if number == rank.tricks_per_hand:
+        tricks = list(hand.tricks_won)
+        tricks[winner] += 1
+        events += _end_of_hand(state, tricks)
+    return events
+
+
+def _end_of_hand(state: SpadesState, tricks: list[int]) -> list[Event]:
+    options = state.options
+    hand = state.hand
+    bids = [bid for bid in hand.bids if bid is not None]
+    results = [
+        scoring.score_side(options, members, bids, tricks, state.bags[side])
+        for side, members in enumerate(state.sides)
+    ]
+    side_deltas = [result["points"] for result in results]
+    side_scores = [a + b for a, b in zip(state.scores, side_deltas, strict=True)]
+    per_seat = len(state.sides)
+    everything = ranking(options).tricks_per_hand
+    boston = next(
+        (side for side, result in enumerate(results) if result["took"] == everything), None
+    )
+    ended: Event = {
+        "type": "hand_ended",
+        "v": EVENT_VERSION,
+        "hand": hand.number,
+        "bids": [{"tricks": t, "blind": b} for t, b in bids],
+        "tricks": tricks,
+        "sides": results,
+        "side_deltas": side_deltas,
+        "side_scores": side_scores,
+        "bags": [result["bags"] for result in results],
+        "deltas": [side_deltas[seat % per_seat] for seat in range(state.players)],
+        "scores": [side_scores[seat % per_seat] for seat in range(state.players)],
+        "boston": boston if options.boston else None,
+        "hands": [list(cards) for cards in _dealt_hands(state)],
+    }
+    events = [ended]
+    hands_played = state.hands_played + 1
+    if options.boston and boston is not None:
+        over: tuple[list[int], str] | None = ([boston], "boston")
+    else:
+        over = scoring.game_over(options, side_scores, hands_played)
+    if over is not None:
+        sides, reason = over
+        events.append(
+            {
+                "type": "game_ended",
+                "v": EVENT_VERSION,
+                "winners": sorted(seat for side in sides for seat in state.sides[side]),
+                "scores": ended["scores"],
+                "side_scores": side_scores,
+                "hands_played": hands_played,
+                "reason": reason,
+            }
+        )
+    return events
+
+
+def _dealt_hands(state: SpadesState) -> list[list[str]]:
+    """Each seat's cards as dealt, from the tricks (the hand is public once it is over)."""
+    hands: list[list[str]] = [list(cards) for cards in state.hand.hands]
+    for trick in state.hand.tricks:
+        for seat, card in trick["cards"]:
+            hands[seat].append(card)
+    for seat, card in state.hand.trick:
+        hands[seat].append(card)
+    rank = ranking(state.options)
+    return [list(rank.sort_hand(cards)) for cards in hands]
+
+
+def _forfeit(state: SpadesState, command: dict[str, Any]) -> list[Event]:
+    """A player resigns, or their turn clock ran out under the forfeit rule: the game ends.
+
+    Their side loses; among the other sides the best score wins (ties share)."""
+    seat = command["seat"]
+    losing = state.side_of(seat)
+    others = [side for side in range(len(state.sides)) if side != losing]
+    best = max(state.scores[side] for side in others)
+    winners = sorted(s for side in others if state.scores[side] == best for s in state.sides[side])
+    return [
+        {
+            "type": "game_ended",
+            "v": EVENT_VERSION,
+            "winners": winners,
+            "scores": state.seat_scores(),
+            "side_scores": list(state.scores),
+            "hands_played": state.hands_played,
+            "reason": "forfeit",
+            "forfeited": seat,
+        }
+    ]
+
+
+_HANDLERS = {
+    "deal": _deal,
+    "look": _look,
+    "bid": _bid,
+    "play": _play,
+    "forfeit": _forfeit,
+}
+COMMAND_TYPES = tuple(name for name in _HANDLERS if name != "deal")

@@ -1,0 +1,163 @@
+"""Spades' options and presets: every mode, scoring rule and variation is a named option.
+
+A preset (the game's mode) is a named set of options; options given explicitly
+override it. The resolved options (every field) are recorded in the game's first
+event, so a game never depends on later default changes. docs/spades.md explains
+each rule and where the sources are silent.
+"""
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from engine.errors import InvalidOptions
+
+MODES = ("pairs", "solo", "suicide", "whiz", "mirror")
+PARTNERSHIP_MODES = ("pairs", "suicide", "whiz", "mirror")
+TRUMPS = ("standard", "bauers", "deuces_high", "jokers_high")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    mode: str = "pairs"  # see MODES
+    target_score: int = 500
+    losing_score: int | None = None  # a side at or below it ends the game (and loses)
+    # the game ends after this many hands, highest score wins: a safety net (a real game
+    # takes 10-20 hands; random play may never reach the target); null removes it
+    max_hands: int | None = 200
+    set_scoring: str = "zero"  # a side short of its bid scores "zero" or "minus" 10 × bid
+    trick_points: int = 10  # points per trick bid when the bid is made
+    bag_limit: int = 10  # every `bag_limit` accumulated bags cost `bag_penalty`
+    bag_penalty: int = 100
+    nil: bool = True
+    nil_bonus: int = 100  # + when a nil bid succeeds, − when it fails
+    nil_tricks: str = "bags"  # a nil bidder's tricks: "bags" | "bid" (for the side) | "ignored"
+    blind_nil: bool = False  # pairs only
+    blind_nil_bonus: int = 200
+    blind_bids: bool = False  # blind bids of 1 or more tricks; pairs only
+    blind_bid_min: int = 4
+    blind_bid_bonus: int = 200  # extra when the side makes its bid
+    blind_bid_penalty: int = 200  # extra loss when it does not
+    blind_deficit: int | None = None  # a side may bid blind only when trailing by this much
+    trumps: str = "standard"  # see TRUMPS
+    deuce_order: str = "SHDC"  # deuces_high: the deuces from the highest down
+    boston: bool = False  # taking every trick of a hand wins the game outright
+    three_players: bool = False  # Spades for three: set by seating three (solo only)
+    first_dealer: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def partnerships(self) -> bool:
+        return self.mode in PARTNERSHIP_MODES
+
+    @property
+    def blind(self) -> bool:
+        return self.blind_nil or self.blind_bids
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    # Partners across the table; blind nil and blind bids as the source gives them.
+    "pairs": {"mode": "pairs", "blind_nil": True, "blind_bids": True},
+    # Each for themselves ("cutthroat"): at most 5 bags, nil worth 50 (docs/spades.md).
+    "solo": {"mode": "solo", "bag_limit": 5, "bag_penalty": 50, "nil_bonus": 50},
+    "suicide": {"mode": "suicide"},
+    "whiz": {"mode": "whiz"},
+    "mirror": {"mode": "mirror"},
+}
+DEFAULT_PRESET = "pairs"
+
+_CHOICES = {
+    "mode": MODES,
+    "set_scoring": ("zero", "minus"),
+    "nil_tricks": ("bags", "bid", "ignored"),
+    "trumps": TRUMPS,
+}
+_BOOLS = {"nil", "blind_nil", "blind_bids", "boston", "three_players"}
+# name -> (minimum, maximum, may be null)
+_INTS = {
+    "target_score": (1, 100_000, False),
+    "losing_score": (-100_000, 0, True),
+    "max_hands": (1, 10_000, True),
+    "trick_points": (1, 1000, False),
+    "bag_limit": (1, 100, False),
+    "bag_penalty": (0, 10_000, False),
+    "nil_bonus": (0, 10_000, False),
+    "blind_nil_bonus": (0, 10_000, False),
+    "blind_bid_min": (1, 17, False),
+    "blind_bid_bonus": (0, 10_000, False),
+    "blind_bid_penalty": (0, 10_000, False),
+    "blind_deficit": (0, 100_000, True),
+    "first_dealer": (0, 3, True),
+}
+OPTION_NAMES = tuple(f.name for f in fields(Options))
+
+
+def _check_value(name: str, value: Any) -> Any:
+    where = f"options.{name}"
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise InvalidOptions(where, f"must be one of {', '.join(_CHOICES[name])}")
+    elif name in _BOOLS:
+        if not isinstance(value, bool):
+            raise InvalidOptions(where, "must be true or false")
+    elif name in _INTS:
+        low, high, nullable = _INTS[name]
+        if value is None and nullable:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptions(where, "must be an integer" + (" or null" if nullable else ""))
+        if not low <= value <= high:
+            raise InvalidOptions(where, f"must be between {low} and {high}")
+    elif name == "deuce_order":
+        if not isinstance(value, str) or sorted(value.upper()) != ["C", "D", "H", "S"]:
+            raise InvalidOptions(where, 'must list the four suits once each, e.g. "SHDC"')
+        return value.upper()
+    return value
+
+
+def resolve(preset: str | None, options: dict[str, Any] | None, players: int) -> Options:
+    """Merge preset and explicit options, validate every field and the seat count."""
+    name = DEFAULT_PRESET if preset is None else preset
+    if name not in PRESETS:
+        raise InvalidOptions("preset", f"unknown preset {name!r}; one of {', '.join(PRESETS)}")
+    if options is not None and not isinstance(options, dict):
+        raise InvalidOptions("options", "must be an object")
+    merged: dict[str, Any] = dict(PRESETS[name])
+    for key, value in (options or {}).items():
+        if key not in OPTION_NAMES:
+            raise InvalidOptions(f"options.{key}", "unknown option")
+        merged[key] = value
+    for key, value in merged.items():
+        merged[key] = _check_value(key, value)
+    if merged.get("three_players") and players != 3:
+        raise InvalidOptions("options.three_players", "Spades for three needs three seats")
+    merged["three_players"] = players == 3
+    result = Options(**merged)
+    _check_consistency(result, players)
+    return result
+
+
+def _check_consistency(opts: Options, players: int) -> None:
+    if opts.partnerships:
+        if players != 4:
+            raise InvalidOptions("seats", f"{opts.mode} is played by four players in two pairs")
+    elif players not in (3, 4):
+        raise InvalidOptions("seats", "solo Spades takes three or four players")
+    if opts.blind and opts.mode != "pairs":
+        field = "options.blind_nil" if opts.blind_nil else "options.blind_bids"
+        raise InvalidOptions(field, "blind bids are played in pairs mode only")
+    if not opts.nil and opts.blind_nil:
+        raise InvalidOptions("options.blind_nil", "blind nil needs nil bids (option nil)")
+    if not opts.nil and opts.mode in ("suicide", "whiz", "mirror"):
+        raise InvalidOptions("options.nil", f"{opts.mode} cannot be played without nil bids")
+    if opts.first_dealer is not None and opts.first_dealer >= players:
+        raise InvalidOptions("options.first_dealer", f"must be a seat from 0 to {players - 1}")
+    tricks = 13 if players == 4 else 17
+    if opts.blind_bid_min > tricks:
+        raise InvalidOptions("options.blind_bid_min", f"must be at most {tricks}")
+
+
+def from_dict(data: dict[str, Any]) -> Options:
+    """Rebuild options recorded in an event (already validated when the game began)."""
+    return Options(**data)
