@@ -35,6 +35,12 @@ class Game:
     is_finished: Callable[[State], bool]
     reveal: Callable[[State], dict[str, Any]]  # every card face up (finished hands only)
     describe: Callable[[Event, list[str]], str]  # one sentence per event, seat names given
+    # The fields a command and a view may carry beyond the generic ones, by kind, so the
+    # service can describe and validate them without knowing the game. Kinds: "card",
+    # "card_or_null", "cards", "card_list", "card_groups", "int", "int_or_null", "bool", "int_list",
+    # "cards_list", "dicts", "dict_or_null", "str_or_null", "choice:a|b|…".
+    command_fields: dict[str, str] = field(default_factory=dict)
+    view_fields: dict[str, str] = field(default_factory=dict)
     # bot level -> choose(view, history, rng) -> command; bots see one seat's view only
     bots: dict[str, Callable[..., Command]] = field(default_factory=dict)
 

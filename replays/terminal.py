@@ -4,6 +4,7 @@ import os
 
 import click
 
+from engine import games
 from engine.cards import pretty
 
 
@@ -38,16 +39,23 @@ def print_replay(game_id: str, number: int | None, token: str | None) -> int:
     for step, event in enumerate(steps["events"]):
         click.echo(f"{step:>4}  {event['description']}")
     last = history.replay(game_id, chosen, token, steps["steps"])["state"]
+    game = games.get(last["game"])
     click.echo("")
     for seat, name in enumerate(steps["names"]):
         cards = last.get("hands", [None] * len(steps["names"]))[seat]
         if cards is None and last.get("you", {}).get("seat") == seat:
             cards = last["you"]["hand"]
-        shown = _cards(cards) if cards is not None else f"{last['hand_counts'][seat]} cards"
+        counts = last.get("hand_counts") or []
+        hidden = f"{counts[seat]} cards" if seat < len(counts) else "hidden"
+        shown = _cards(cards) if cards is not None else hidden
         click.echo(f"  {name}: {shown}   score {last['scores'][seat]}")
-    click.echo(f"  discard pile: {_cards(last['discard_pile'])}")
-    for meld in last["melds"]:
-        click.echo(
-            f"  meld {meld['id']} ({steps['names'][meld['owner']]}): {_cards(meld['cards'])}"
-        )
+    for field, kind in game.view_fields.items():  # the game's public card fields
+        value = last.get(field)
+        if kind == "card_list" and value is not None:
+            click.echo(f"  {field.replace('_', ' ')}: {_cards(value)}")
+        elif kind == "dicts" and value:
+            for item in value:
+                if isinstance(item, dict) and "cards" in item:
+                    label = item.get("id", "")
+                    click.echo(f"  {field.rstrip('s')} {label}: {_cards(item['cards'])}")
     return 0

@@ -112,57 +112,81 @@ class GameList(Schema):
     total = fields.Integer(required=True)
 
 
-class MeldOut(Schema):
-    id = fields.Integer(required=True)
-    owner = fields.Integer(required=True)
-    kind = fields.String(required=True)
-    cards = fields.List(fields.String(), required=True)
-    suit = fields.String()
-    start = fields.Integer()
-    rank = fields.Integer()
-
-
 class You(Schema):
     seat = fields.Integer(required=True)
     hand = fields.List(fields.String(), required=True)
     legal_moves = fields.List(fields.Dict(), required=True)
 
 
-class GameView(Schema):
-    id = fields.String(required=True)
-    game = fields.String(required=True)
-    preset = fields.String(allow_none=True)
-    options = fields.Dict(required=True)
-    status = fields.String(required=True)
-    version = fields.Integer(required=True)
-    players = fields.Integer()
-    seats = fields.List(fields.Nested(SeatOut), required=True)
-    hand_number = fields.Integer()
-    hands_played = fields.Integer()
-    dealer = fields.Integer(allow_none=True)
-    turn = fields.Integer(allow_none=True)
-    phase = fields.String(allow_none=True)
-    stock_count = fields.Integer()
-    stock_reuses = fields.Integer()
-    discard_pile = fields.List(fields.String())
-    melds = fields.List(fields.Nested(MeldOut))
-    hand_counts = fields.List(fields.Integer())
-    scores = fields.List(fields.Integer())
-    last_hand = fields.Dict(allow_none=True)
-    result = fields.Dict(allow_none=True)
-    you = fields.Nested(You)
+def _field(kind: str) -> fields.Field:
+    """The marshmallow field for a kind a game declares (see engine/games.py)."""
+    if kind.startswith("choice:"):
+        return fields.String(validate=validate.OneOf(kind.removeprefix("choice:").split("|")))
+    made = {
+        "card": lambda: Card(),
+        "card_or_null": lambda: Card(allow_none=True),
+        "cards": lambda: fields.List(Card(), validate=validate.Length(1, 20)),
+        "card_list": lambda: fields.List(fields.String()),
+        "card_groups": lambda: fields.List(
+            fields.List(Card(), validate=validate.Length(1, 20)), validate=validate.Length(1, 10)
+        ),
+        "int": lambda: fields.Integer(strict=True),
+        "int_or_null": lambda: fields.Integer(strict=True, allow_none=True),
+        "bool": lambda: fields.Boolean(strict=True),
+        "int_list": lambda: fields.List(fields.Integer()),
+        "cards_list": lambda: fields.List(fields.List(fields.String())),
+        "dicts": lambda: fields.List(fields.Dict()),
+        "dict_or_null": lambda: fields.Dict(allow_none=True),
+        "str_or_null": lambda: fields.String(allow_none=True),
+    }
+    return made[kind]()
 
 
-class MoveRequest(Schema):
-    type = fields.String(required=True, validate=validate.Length(1, 40))
-    source = fields.String(validate=validate.OneOf(("stock", "discard")))
-    card = Card()
-    cards = fields.List(Card(), validate=validate.Length(1, 20))
-    meld = fields.Integer(strict=True)
-    melds = fields.List(
-        fields.List(Card(), validate=validate.Length(1, 20)), validate=validate.Length(1, 10)
-    )
-    discard = Card(allow_none=True)
+def _union(attribute: str) -> dict[str, fields.Field]:
+    """Every registered game's extra fields; one name must mean one kind across games."""
+    kinds: dict[str, str] = {}
+    for name in games.names():
+        for field_name, kind in getattr(games.get(name), attribute).items():
+            known = kinds.get(field_name)
+            if known and known != kind:
+                if known.startswith("choice:") and kind.startswith("choice:"):
+                    merged = sorted(set(known[7:].split("|")) | set(kind[7:].split("|")))
+                    kind = "choice:" + "|".join(merged)
+                else:
+                    raise TypeError(f"{field_name!r} is {known} in one game, {kind} in another")
+            kinds[field_name] = kind
+    return {field_name: _field(kind) for field_name, kind in kinds.items()}
+
+
+GameView = Schema.from_dict(
+    {
+        "id": fields.String(required=True),
+        "game": fields.String(required=True),
+        "preset": fields.String(allow_none=True),
+        "options": fields.Dict(required=True),
+        "status": fields.String(required=True),
+        "version": fields.Integer(required=True),
+        "players": fields.Integer(),
+        "seats": fields.List(fields.Nested(SeatOut), required=True),
+        "hand_number": fields.Integer(),
+        "hands_played": fields.Integer(),
+        "dealer": fields.Integer(allow_none=True),
+        "turn": fields.Integer(allow_none=True),
+        "phase": fields.String(allow_none=True),
+        "scores": fields.List(fields.Integer()),
+        "you": fields.Nested(You),
+        **_union("view_fields"),
+    },
+    name="GameView",
+)
+
+MoveRequest = Schema.from_dict(
+    {
+        "type": fields.String(required=True, validate=validate.Length(1, 40)),
+        **_union("command_fields"),
+    },
+    name="MoveRequest",
+)
 
 
 class Health(Schema):

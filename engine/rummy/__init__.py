@@ -41,4 +41,21 @@ GAME = Game(
     reveal=reveal,
     describe=describe,
     bots=BOTS,
+    command_fields={
+        "source": "choice:stock|discard",
+        "card": "card",
+        "cards": "cards",
+        "meld": "int",
+        "melds": "card_groups",
+        "discard": "card_or_null",
+    },
+    view_fields={
+        "stock_count": "int",
+        "stock_reuses": "int",
+        "discard_pile": "card_list",
+        "melds": "dicts",
+        "hand_counts": "int_list",
+        "last_hand": "dict_or_null",
+        "result": "dict_or_null",
+    },
 )
