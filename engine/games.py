@@ -48,6 +48,9 @@ class Game:
 _MODULES = {"rummy": "engine.rummy", "spades": "engine.spades"}
 
 
+DEFAULT_GAME = next(iter(_MODULES))
+
+
 def names() -> tuple[str, ...]:
     return tuple(_MODULES)
 

@@ -122,7 +122,7 @@ def audit_export(lines: Iterable[str | bytes]) -> Verdict:
     header, entries, verdict = parse_export(lines)
     if not verdict.ok:
         return verdict
-    return audit(header.get("game_id", ""), header.get("game", "rummy"), entries)
+    return audit(header.get("game_id", ""), header.get("game", ""), entries)
 
 
 def audit(game_id: str, game_name: str, entries: list[Entry]) -> Verdict:

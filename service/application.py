@@ -78,7 +78,7 @@ class GameService:
     # -- creating and joining -------------------------------------------------
 
     def create(self, spec: dict[str, Any]) -> dict[str, Any]:
-        name = spec.get("game", "rummy")
+        name = spec.get("game", games.DEFAULT_GAME)
         seats_spec = spec["seats"]
         deck = spec.get("deck")
         if deck is not None and not self.allow_preset_deck:

@@ -46,7 +46,7 @@ class SeatRequest(Schema):
 
 
 class CreateGameRequest(Schema):
-    game = fields.String(load_default="rummy", validate=validate.OneOf(games.names()))
+    game = fields.String(load_default=games.DEFAULT_GAME, validate=validate.OneOf(games.names()))
     preset = fields.String(allow_none=True, validate=validate.Length(1, 40))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(1, 8))

@@ -6,6 +6,8 @@ Seat tokens never appear in a URL the server sees: pages keep them in the
 browser's localStorage, and a shareable link carries one in the URL fragment.
 """
 
+import json
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, render_template
@@ -22,8 +24,9 @@ web = Blueprint(
 )
 
 
-# The games whose tables these pages know how to draw (the replay viewer is generic).
-TABLE_GAMES = ("rummy",)
+# The games whose tables the table page knows how to draw (the replay viewer is generic):
+# a list kept beside the page's scripts, since drawing a table is the page's business.
+TABLE_GAMES = tuple(json.loads((Path(__file__).parent / "static" / "tables.json").read_text()))
 
 
 def _config() -> dict[str, Any]:
