@@ -65,3 +65,58 @@ def replay(game_id: str, number: int | None, token: str | None) -> None:
     from replays.terminal import print_replay
 
     raise SystemExit(print_replay(game_id, number, token))
+
+
+@main.command()
+@click.option("--game", "game_name", default="rummy", show_default=True)
+@click.option(
+    "--bots",
+    default="strong,greedy",
+    show_default=True,
+    help="One bot level per seat, comma-separated (random, greedy, strong).",
+)
+@click.option(
+    "--games",
+    "count",
+    default=200,
+    show_default=True,
+    type=int,
+    help="Deals; each is played once per seat rotation (mirrored).",
+)
+@click.option("--seed", default="simulate", show_default=True)
+@click.option("--preset", default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def simulate(
+    game_name: str, bots: str, count: int, seed: str, preset: str | None, as_json: bool
+) -> None:
+    """Bot-vs-bot games in-process (no Redis), every deal mirrored across the seats."""
+    import json
+
+    from tqdm import tqdm
+
+    from engine.tournament import run_tournament
+
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    with tqdm(
+        total=count * len(names), unit="game", file=click.get_text_stream("stderr"), disable=as_json
+    ) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
+        summary = run_tournament(names, count, seed, game_name, preset, progress=progress)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(
+        f"{summary['games']} games ({count} deals × {len(names)} rotations), "
+        f"{summary['hands']} hands"
+    )
+    for label, figures in summary["bots"].items():
+        low, high = figures["win_rate_ci95"]
+        click.echo(
+            f"  {label:>10}: won {figures['wins']:g}/{figures['games']} "
+            f"= {figures['win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}), "
+            f"{figures['points_per_hand']:.1f} points/hand, decisions "
+            f"{figures['decision_ms_mean']:.2f} ms mean, {figures['decision_ms_p99']:.2f} ms p99"
+        )
