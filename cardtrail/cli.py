@@ -91,15 +91,14 @@ def simulate(
 ) -> None:
     """Bot-vs-bot games in-process (no Redis), every deal mirrored across the seats."""
     import json
+    import sys
 
     from tqdm import tqdm
 
     from engine.tournament import run_tournament
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
-    with tqdm(
-        total=count * len(names), unit="game", file=click.get_text_stream("stderr"), disable=as_json
-    ) as bar:
+    with tqdm(total=count * len(names), unit="game", file=sys.stderr, disable=as_json) as bar:
 
         def progress(done: int, total: int) -> None:
             bar.update(done - bar.n)
