@@ -39,7 +39,8 @@ def play_random_game(
         if is_finished(state):
             return state, events
         seat = to_act(state)[0]
-        command = {**choice(legal_moves(state, seat)), "seat": seat}
+        command = choice(legal_moves(state, seat))  # a fresh dict, ours to complete
+        command["seat"] = seat
         state, new = table.play(game, state, command, key)
         events.extend(new)
     raise RuntimeError(f"{name} game {seed!r} did not finish within {max_commands} commands")

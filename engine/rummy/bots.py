@@ -9,15 +9,24 @@ in tests. Randomness comes only from the `rng` passed in, so a game replays exac
 * `random` picks a uniformly random legal move: the floor any bot must beat.
 * `greedy` plays the obvious moves: takes the discard when it completes a meld, melds
   and lays off whatever it can, discards its highest card that is in no meld.
-* `strong` plans with an exact minimum-deadwood partition of its hand (jokers
-  included; the candidate melds are enumerated per suit and per rank, then a memoised
-  branch-and-bound picks disjoint ones), evaluates a hand as its deadwood minus the
-  improvement the live (unseen) cards promise, weighs the discard pile against that,
-  tracks the cards the opponents picked up and threw (a card whose partners are all
-  seen is dead; a card the next player collects is not thrown), lays off and goes out
-  as soon as the options allow (one meld per turn, must-discard-to-go-out, Wrotham's
-  all-at-once deals through `go_down`), and holds its melds to go rummy when the
-  options reward it and the table is still young.
+* `strong` plans. Its core is an exact minimum-deadwood partition of a hand (jokers
+  included): candidate melds are enumerated per suit and per rank (memoised on the
+  cards held there), then a memoised search that always places the lowest card left
+  picks disjoint ones, preferring fewer melds among equals (fewer turns to lay them).
+  A hand after a discard is valued as a race: the deadwood at risk, less the
+  improvement the live cards promise over the next draws (each unseen card's exact
+  gain: it completes a meld, fits the table, or replaces a higher loose card), against
+  the chance that the next draw goes out (which wins the opponents' points) and the
+  chance that an opponent goes out first (from its hand size). Draws weigh the
+  discard pile's card against the stock's expectation; discards are chosen by that
+  value plus what the card is worth to the next player (card tracking: the cards it
+  took from the pile, cards seen in the pile and melds are dead, cards that fit the
+  table). With two players and a turned-over stock the stock's order is public (it was
+  the pile), so the next draws and the opponent's hand are known exactly. It lays off
+  and goes out as soon as the options allow (one meld per turn, must discard to go
+  out, lay off only after melding, Wrotham's all-at-once deals through `go_down`,
+  joker swaps when the joker is worth more), and holds its melds to go rummy when the
+  options reward it and the opponents are far from out.
 
 Cards are encoded as bits of an int (suit * 13 + rank - 1) so the partition search
 runs on integer masks; jokers are a count beside the mask.
@@ -649,8 +658,10 @@ LAYOFF_DANGER = 8.0  # … and one they can lay off on the table
 RUMMY_HOLD_POINTS = 40  # hold melds for rummy while the hand at risk stays below this
 MAX_DISCARDS = 7  # discards evaluated in full (the rest lose on deadwood alone)
 RACE = 1.0  # value a hand as a race to go out (else: deadwood less weighted odds)
-THREAT_SCALE = 1.0
-HORIZON_DECAY = 1.0
+THREAT_SCALE = 2.0
+DECAY_FROM = 4  # once an opponent holds this many cards or fewer, shorten the horizon:
+DECAY_MID = 0.5  # × HORIZON while it holds 3 or more
+DECAY_END = 0.125  # × HORIZON when it holds 1 or 2
 STOCK_MEMORY = 1.0  # remember a turned-over stock's order (two players)
 # chance an opponent holding n cards goes out on its next turn (n = 0 … 6+)
 _THREAT = (0.5, 0.3, 0.15, 0.08, 0.05, 0.03, 0.015)
@@ -671,9 +682,8 @@ class _Strong:
         self.next_seat = (t.seat + 1) % t.players
         shortest = min(t.hand_counts[s] for s in opponents)
         # The closer an opponent is to going out, the less tomorrow's draws are worth.
-        self.horizon = HORIZON if shortest > 4 else HORIZON * 0.5 if shortest > 2 else 0.25
-        if not HORIZON_DECAY:
-            self.horizon = HORIZON
+        late = DECAY_MID if shortest > 2 else DECAY_END
+        self.horizon = HORIZON if shortest > DECAY_FROM else HORIZON * late
         # What going out would win: the opponents' known cards, the rest at the mean
         # value of the cards this seat has not seen.
         unseen_points = sum(rules.value[b] for b in _bits(self.unseen))

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any
 
 from engine import shuffle as keyed
-from engine.cards import JOKER, parse_card, pretty
+from engine.cards import JOKER, VALID_CARDS, parse_card, pretty
 from engine.errors import IllegalMove, InvalidCard
 from engine.rummy import scoring
 from engine.rummy.melds import Meld, arrange, lay_off, swap_joker
@@ -365,11 +365,19 @@ def _swap_joker(state: RummyState, command: dict[str, Any]) -> list[Event]:
 
 
 def _discard(state: RummyState, command: dict[str, Any]) -> list[Event]:
+    # Half of all commands: the checks of the helpers are inlined for their common case.
     seat = command["seat"]
-    _require_play_phase(state)
-    card = _card(command)
-    remaining = _take(state.hand.hands[seat], [card])
-    if card == state.hand.drawn_from_discard:
+    hand = state.hand
+    if hand.phase == "draw":
+        _require_play_phase(state)
+    card = command.get("card")
+    if type(card) is not str or card not in VALID_CARDS:
+        card = _card(command)
+    held = hand.hands[seat]
+    if card not in held:
+        _take(held, [card])  # refuses: card_not_in_hand
+    remaining = remove_one(held, card)
+    if card == hand.drawn_from_discard:
         raise IllegalMove(
             "cannot_discard_drawn_discard",
             f"You took {pretty(card)} from the discard pile this turn; discard another card.",

@@ -223,12 +223,12 @@ def layoff_cards(meld: Meld, options: Options) -> frozenset[str]:
 def candidate_melds(hand: Iterable[str], options: Options) -> list[tuple[str, ...]]:
     """Every distinct meld (canonical sorted cards) that can be formed from the hand."""
     cards = hand if type(hand) is tuple else list(hand)
-    if JOKER not in cards and not options.round_the_corner:
+    if not options.round_the_corner:
         try:
             held = sum(map(_CARD_BIT_OF, cards))
-        except TypeError:  # not a card: the general path says which
+        except TypeError:  # a joker, or not a card: the general path
             held = 0
-        if held.bit_count() == len(cards):  # distinct cards: no bit was added twice
+        if held.bit_count() == len(cards):  # distinct naturals: no bit was added twice
             return _natural_melds(held, options.aces == "high_or_low")
     cards = list(cards)
     jokers = cards.count(JOKER)

@@ -69,17 +69,21 @@ def _copied(obj: T) -> tuple[T, dict[str, Any]]:
     """A copy of `obj` and its field dict, to be filled in before the copy is shared.
 
     Copying the dict whole and installing it is about twice as fast as filling the new
-    instance's own dict key by key (`object.__setattr__` passes the frozen guard).
+    instance's own dict key by key (`object.__setattr__` passes the frozen guard). The
+    copy is an ordinary ("combined") dict, not CPython's key-sharing kind an instance
+    starts with: attribute reads on such instances are about three times faster.
     """
     new = _new_object(type(obj))
-    fields = obj.__dict__.copy()
+    fields = {**obj.__dict__}
     _set_attribute(new, "__dict__", fields)
     return new, fields
 
 
 def _with_new_hand(state: RummyState, hand: Hand) -> RummyState:
-    new, fields = _copied(state)
+    fields = {**state.__dict__}  # `_copied`, inlined: this runs for every event
     fields["hand"] = hand
+    new = _new_object(RummyState)
+    _set_attribute(new, "__dict__", fields)
     return new
 
 
@@ -150,8 +154,9 @@ def remove_one(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 def _drawn(state: RummyState, event: dict[str, Any]) -> RummyState:
     hand = state.hand
     seat, card = event["seat"], event["card"]
+    hands = hand.hands
     new, fields = _copied(hand)
-    fields["hands"] = _with_hand(hand.hands, seat, hand.hands[seat] + (card,))
+    fields["hands"] = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1 :]
     fields["phase"] = "play"
     if event["source"] == "discard":
         fields["discard_pile"] = hand.discard_pile[:-1]
@@ -232,8 +237,9 @@ def _discarded(state: RummyState, event: dict[str, Any]) -> RummyState:
     if hand.played_this_turn:
         opened = _with_flag(opened, seat)
     card = event["card"]
+    hands = hand.hands
     new, fields = _copied(hand)
-    fields["hands"] = _with_hand(hand.hands, seat, remove_one(hand.hands[seat], card))
+    fields["hands"] = hands[:seat] + (remove_one(hands[seat], card),) + hands[seat + 1 :]
     fields["discard_pile"] = hand.discard_pile + (card,)
     fields["turn"] = (seat + 1) % state.players
     fields["phase"] = "draw"
