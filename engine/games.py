@@ -38,7 +38,7 @@ class Game:
     # The fields a command and a view may carry beyond the generic ones, by kind, so the
     # service can describe and validate them without knowing the game. Kinds: "card",
     # "card_or_null", "cards", "card_list", "card_groups", "int", "int_or_null", "bool", "int_list",
-    # "cards_list", "dicts", "dict_or_null", "str_or_null", "choice:a|b|…".
+    # "cards_list", "dicts", "dict_or_null", "str", "str_or_null", "list", "choice:a|b|…".
     command_fields: dict[str, str] = field(default_factory=dict)
     view_fields: dict[str, str] = field(default_factory=dict)
     # bot level -> choose(view, history, rng) -> command; bots see one seat's view only

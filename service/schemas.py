@@ -132,12 +132,14 @@ def _field(kind: str) -> fields.Field:
         ),
         "int": lambda: fields.Integer(strict=True),
         "int_or_null": lambda: fields.Integer(strict=True, allow_none=True),
-        "bool": lambda: fields.Boolean(strict=True),
+        "bool": lambda: fields.Boolean(),
         "int_list": lambda: fields.List(fields.Integer()),
         "cards_list": lambda: fields.List(fields.List(fields.String())),
         "dicts": lambda: fields.List(fields.Dict()),
         "dict_or_null": lambda: fields.Dict(allow_none=True),
         "str_or_null": lambda: fields.String(allow_none=True),
+        "str": lambda: fields.String(),
+        "list": lambda: fields.List(fields.Raw()),
     }
     return made[kind]()
 

@@ -29,8 +29,6 @@ def legal_moves(state: RummyState, seat: int) -> list[Command]:
         return moves
     options = state.options
     drawn = hand.drawn_from_discard
-    # Only jokers repeat in a hand (the pack has one of every natural card).
-    distinct = set(cards) if JOKER in cards else cards
     on_table = None  # what the table's melds take, when this seat may add to them
     if hand.melds and (not options.lay_off_after_meld or hand.has_melded[seat]):
         on_table = _table_fits(hand.melds, options)
@@ -49,7 +47,7 @@ def legal_moves(state: RummyState, seat: int) -> list[Command]:
         if on_table is not None:
             fits, fit_somewhere, _ = on_table
             left = count - 1
-            for card in sorted(fit_somewhere.intersection(distinct)):  # few, in sorted order
+            for card in sorted(fit_somewhere.intersection(cards)):  # few, in sorted order
                 if not _may_end(left, held_drawn - (card == drawn), out_ok):
                     continue
                 for meld_id, fitting in fits:
@@ -57,11 +55,12 @@ def legal_moves(state: RummyState, seat: int) -> list[Command]:
                         moves.append({"type": "lay_off", "card": card, "meld": meld_id})
     if on_table is not None and on_table[2]:
         with_jokers = on_table[2]
-        for card in sorted(distinct):
+        for card in sorted(set(cards)):
             for meld in with_jokers:
                 if swap_joker(meld, card) is not None:
                     moves.append({"type": "swap_joker", "card": card, "meld": meld.id})
-    moves += [{"type": "discard", "card": card} for card in sort_cards(distinct) if card != drawn]
+    in_order = dict.fromkeys(sort_cards(cards))  # each card once (jokers repeat)
+    moves += [{"type": "discard", "card": card} for card in in_order if card != drawn]
     return moves
 
 
