@@ -71,9 +71,16 @@ def replay(game_id: str, number: int | None, token: str | None) -> None:
 @click.option("--game", "game_name", default="rummy", show_default=True)
 @click.option(
     "--bots",
-    default="strong,greedy",
-    show_default=True,
-    help="One bot level per seat, comma-separated (random, greedy, strong).",
+    default=None,
+    help="One bot level per seat, comma-separated (random, greedy, strong) "
+    "[default: strong,greedy].",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(1, 12),
+    default=None,
+    help="Instead of bots: this many seats each playing a uniformly random legal move "
+    "straight from the engine (fast, not mirrored); figures per seat.",
 )
 @click.option(
     "--games",
@@ -81,15 +88,21 @@ def replay(game_id: str, number: int | None, token: str | None) -> None:
     default=200,
     show_default=True,
     type=int,
-    help="Deals; each is played once per seat rotation (mirrored).",
+    help="Games; with --bots, deals each played once per seat rotation (mirrored).",
 )
 @click.option("--seed", default="simulate", show_default=True)
 @click.option("--preset", default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def simulate(
-    game_name: str, bots: str, count: int, seed: str, preset: str | None, as_json: bool
+    game_name: str,
+    bots: str | None,
+    players: int | None,
+    count: int,
+    seed: str,
+    preset: str | None,
+    as_json: bool,
 ) -> None:
-    """Bot-vs-bot games in-process (no Redis), every deal mirrored across the seats."""
+    """Bot-vs-bot (or, with --players, random-vs-random) games in-process, no Redis."""
     import json
     import sys
 
@@ -97,7 +110,12 @@ def simulate(
 
     from engine.tournament import run_tournament
 
-    names = [name.strip() for name in bots.split(",") if name.strip()]
+    if players is not None:
+        if bots is not None:
+            raise click.UsageError("--players plays random moves: give --players or --bots.")
+        _simulate_random(game_name, players, count, seed, preset, as_json)
+        return
+    names = [name.strip() for name in (bots or "strong,greedy").split(",") if name.strip()]
     with tqdm(total=count * len(names), unit="game", file=sys.stderr, disable=as_json) as bar:
 
         def progress(done: int, total: int) -> None:
@@ -118,4 +136,42 @@ def simulate(
             f"= {figures['win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}), "
             f"{figures['points_per_hand']:.1f} points/hand, decisions "
             f"{figures['decision_ms_mean']:.2f} ms mean, {figures['decision_ms_p99']:.2f} ms p99"
+        )
+
+
+def _simulate_random(
+    game_name: str, players: int, count: int, seed: str, preset: str | None, as_json: bool
+) -> None:
+    """`simulate --players`: engine.random_play's games, a progress bar, figures per seat."""
+    import json
+    import sys
+    import time
+
+    from tqdm import tqdm
+
+    from engine.errors import InvalidOptions
+    from engine.random_play import simulate_random
+
+    started = time.perf_counter()
+    with tqdm(total=count, unit="game", file=sys.stderr, disable=as_json) as bar:
+        try:
+            summary = simulate_random(
+                game_name, players, count, seed, preset, progress=lambda done: bar.update(1)
+            )
+        except InvalidOptions as error:
+            raise click.UsageError(str(error)) from None
+    seconds = time.perf_counter() - started
+    summary.update(seconds=seconds, hands_per_second=summary["hands"] / seconds)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(
+        f"{count} games of {game_name} ({preset or 'default preset'}), {players} random seats: "
+        f"{summary['hands']} hands, {summary['hands_per_game']:.1f} hands/game, "
+        f"{seconds:.2f} s ({summary['hands_per_second']:.0f} hands/s)"
+    )
+    for figures in summary["seats"]:
+        click.echo(
+            f"  seat {figures['seat']}: won {figures['wins']:g}/{count} "
+            f"= {figures['win_rate']:.1%}, {figures['points_per_hand']:.1f} points/hand"
         )

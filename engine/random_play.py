@@ -35,12 +35,19 @@ def play_random_game(
     key = table.seed_key(seed)
     state, events = table.new_game(name, players, key, preset=preset, options=options)
     legal_moves, to_act, is_finished = game.legal_moves, game.to_act, game.is_finished
-    choice = rng.choice
+    random_bits = rng.getrandbits
     for _ in range(max_commands):
         if is_finished(state):
             return state, events
         seat = to_act(state)[0]
-        command = {**choice(legal_moves(state, seat)), "seat": seat}
+        moves = legal_moves(state, seat)
+        # rng.choice(moves), inlined (the same draws, so the same pick): it runs every step
+        count = len(moves)
+        width = count.bit_length()
+        pick = random_bits(width)
+        while pick >= count:
+            pick = random_bits(width)
+        command = {**moves[pick], "seat": seat}
         state, new = table.play(game, state, command, key)
         events.extend(new)
     raise RuntimeError(f"{name} game {seed!r} did not finish within {max_commands} commands")
