@@ -7,13 +7,15 @@ Prints, from one run (so the ratios hold on a noisy shared machine):
     command a uniformly random pick from `game.legal_moves`, dealing included);
   * baselines measured alongside: the same event list through a JSON round trip and
     through `copy.deepcopy` (events/s), and a trivial Python loop (iterations/s);
-    with the ratios fold ÷ JSON round trip and hands/s per million loop iterations/s.
+    with the ratios fold ÷ JSON round trip, fold ÷ deepcopy and hands/s per million
+    loop iterations/s.
 
-Times are CPU seconds of this process (`time.process_time`), best of several rounds
-(the median is shown too): other processes on a shared machine then mostly cost
-wall time, not the figures. Goals (issue 2): fold ≥ 200,000 events/s, ≥ 200 hands/s.
+Times are CPU seconds of this process (`time.process_time`). Every round times each
+workload once, one after the other, so a round's ratios compare figures taken moments
+apart; each figure is reported as the best round (and the median), each ratio as the
+median of the rounds' ratios. Goals (issue 2): fold ≥ 200,000 events/s, ≥ 200 hands/s.
 
-    python -m bench.engine_bench [--rounds 5] [--games 6] [--quick] [--json]
+    python -m bench.engine_bench [--rounds 7] [--games 6] [--deals 30] [--quick] [--json]
 """
 
 import argparse
@@ -28,28 +30,14 @@ from typing import Any
 from engine import games, table
 from engine.random_play import play_random_game
 
-LONG_GAME = {"game_end": "deals", "deals": 30}  # pagat otherwise: ~30 hands, ~15,000 events
+LONG_GAME = {"game_end": "deals", "deals": 30}  # pagat otherwise: ~10,000 events
 FOLD_GOAL = 200_000
 HANDS_GOAL = 200
-
-
-def _timed(work: Callable[[], Any], rounds: int) -> list[float]:
-    """CPU seconds of each of `rounds` runs of `work`."""
-    clock = time.process_time
-    times = []
-    for _ in range(rounds):
-        started = clock()
-        work()
-        times.append(max(clock() - started, 1e-9))
-    return times
-
-
-def _rates(amount: float, times: list[float]) -> dict[str, float]:
-    return {"best": amount / min(times), "median": amount / statistics.median(times)}
+LOOP_ITERATIONS = 1_000_000
 
 
 def long_game_events(deals: int = LONG_GAME["deals"]) -> list[dict[str, Any]]:
-    """Every event of one seeded random 2-player game of `deals` hands."""
+    """Every event of one seeded random 2-player pagat game of `deals` hands."""
     options = dict(LONG_GAME, deals=deals)
     _, events = play_random_game(
         "rummy", 2, "bench:long", preset="pagat", options=options, rng=random.Random(1)
@@ -57,111 +45,132 @@ def long_game_events(deals: int = LONG_GAME["deals"]) -> list[dict[str, Any]]:
     return events
 
 
-def bench_fold(events: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
+def _workloads(events: list[dict[str, Any]], games_count: int) -> dict[str, Callable[[], int]]:
+    """name -> work returning how many units (events, hands, iterations) it did."""
     game = games.get("rummy")
-    times = _timed(lambda: table.fold(game, events), rounds)
-    return {"events": len(events), "events_per_s": _rates(len(events), times)}
 
+    def fold() -> int:
+        table.fold(game, events)
+        return len(events)
 
-def bench_hands(games_count: int, rounds: int) -> dict[str, Any]:
-    """The same seeded games each round, so every round is the same work."""
-    hands = 0
+    def hands() -> int:
+        played = 0
+        for index in range(games_count):  # the same seeded games every round
+            state, _ = play_random_game(
+                "rummy", 2, f"bench:hands:{index}", preset="pagat", rng=random.Random(index)
+            )
+            played += state.hands_played
+        return played
 
-    def play() -> None:
-        nonlocal hands
-        hands = 0
-        for index in range(games_count):
-            seed = f"bench:hands:{index}"
-            state, _ = play_random_game("rummy", 2, seed, preset="pagat", rng=random.Random(index))
-            hands += state.hands_played
+    def json_roundtrip() -> int:
+        json.loads(json.dumps(events))
+        return len(events)
 
-    times = _timed(play, rounds)
-    return {"games": games_count, "hands": hands, "hands_per_s": _rates(hands, times)}
+    def deepcopy() -> int:
+        copy.deepcopy(events)
+        return len(events)
 
-
-def bench_baselines(events: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
-    count = len(events)
-    json_times = _timed(lambda: json.loads(json.dumps(events)), rounds)
-    copy_times = _timed(lambda: copy.deepcopy(events), rounds)
-    loops = 1_000_000
-
-    def loop() -> None:
+    def loop() -> int:
         total = 0
-        for i in range(loops):
+        for i in range(LOOP_ITERATIONS):
             total += i
+        return LOOP_ITERATIONS
 
-    loop_times = _timed(loop, rounds)
     return {
-        "json_roundtrip_events_per_s": _rates(count, json_times),
-        "deepcopy_events_per_s": _rates(count, copy_times),
-        "loop_iterations_per_s": _rates(loops, loop_times),
+        "fold": fold,
+        "hands": hands,
+        "json": json_roundtrip,
+        "deepcopy": deepcopy,
+        "loop": loop,
     }
 
 
-def run(rounds: int = 5, games_count: int = 6, deals: int = LONG_GAME["deals"]) -> dict[str, Any]:
+def _measure(workloads: dict[str, Callable[[], int]], rounds: int) -> dict[str, list[float]]:
+    """Per workload, its rate (units per CPU second) in each round."""
+    clock = time.process_time
+    rates: dict[str, list[float]] = {name: [] for name in workloads}
+    for _ in range(rounds):
+        for name, work in workloads.items():
+            started = clock()
+            units = work()
+            rates[name].append(units / max(clock() - started, 1e-9))
+    return rates
+
+
+def _figures(rates: list[float]) -> dict[str, float]:
+    return {"best": max(rates), "median": statistics.median(rates)}
+
+
+def _ratio(numerators: list[float], denominators: list[float], scale: float = 1.0) -> float:
+    """The median over rounds of each round's ratio."""
+    return statistics.median(n / (d * scale) for n, d in zip(numerators, denominators, strict=True))
+
+
+def run(rounds: int = 7, games_count: int = 6, deals: int = LONG_GAME["deals"]) -> dict[str, Any]:
     """All figures of one run, JSON-ready."""
     events = long_game_events(deals)
-    fold = bench_fold(events, rounds)
-    hands = bench_hands(games_count, rounds)
-    base = bench_baselines(events, rounds)
-    fold_rate = fold["events_per_s"]["best"]
-    hands_rate = hands["hands_per_s"]["best"]
+    hands_played = _workloads(events, games_count)["hands"]()  # also warms up
+    rates = _measure(_workloads(events, games_count), rounds)
+    fold, hands = _figures(rates["fold"]), _figures(rates["hands"])
     return {
-        "clock": "process CPU time, best of rounds",
+        "clock": "process CPU time",
         "rounds": rounds,
-        "fold": fold,
-        "hands": hands,
-        "baseline": base,
+        "fold": {"events": len(events), "events_per_s": fold},
+        "hands": {"games": games_count, "hands": hands_played, "hands_per_s": hands},
+        "baseline": {
+            "json_roundtrip_events_per_s": _figures(rates["json"]),
+            "deepcopy_events_per_s": _figures(rates["deepcopy"]),
+            "loop_iterations_per_s": _figures(rates["loop"]),
+        },
         "ratios": {
-            "fold_per_json_roundtrip": fold_rate / base["json_roundtrip_events_per_s"]["best"],
-            "fold_per_deepcopy": fold_rate / base["deepcopy_events_per_s"]["best"],
-            "hands_per_s_per_mloop_per_s": hands_rate
-            / (base["loop_iterations_per_s"]["best"] / 1e6),
+            "fold_per_json_roundtrip": _ratio(rates["fold"], rates["json"]),
+            "fold_per_deepcopy": _ratio(rates["fold"], rates["deepcopy"]),
+            "hands_per_s_per_mloop_per_s": _ratio(rates["hands"], rates["loop"], 1e-6),
         },
         "goals": {
             "fold_events_per_s": FOLD_GOAL,
             "hands_per_s": HANDS_GOAL,
-            "fold_met": fold_rate >= FOLD_GOAL,
-            "hands_met": hands_rate >= HANDS_GOAL,
+            "fold_met": fold["best"] >= FOLD_GOAL,
+            "hands_met": hands["best"] >= HANDS_GOAL,
         },
     }
 
 
 def _report(result: dict[str, Any]) -> str:
-    fold, hands, base, ratios = (
-        result["fold"],
-        result["hands"],
-        result["baseline"],
-        result["ratios"],
-    )
-    goals = result["goals"]
+    fold, hands = result["fold"], result["hands"]
+    base, ratios, goals = result["baseline"], result["ratios"], result["goals"]
 
     def rate(figures: dict[str, float], unit: str) -> str:
         return f"{figures['best']:>12,.0f} {unit}  (median {figures['median']:,.0f})"
 
     mark = {True: "goal met", False: "BELOW GOAL"}
-    lines = [
-        f"engine benchmark — {result['clock']} ({result['rounds']} rounds)",
-        f"fold      {rate(fold['events_per_s'], 'events/s')}  over {fold['events']:,} events"
-        f"  [{mark[goals['fold_met']]}: {goals['fold_events_per_s']:,}]",
-        f"hands     {rate(hands['hands_per_s'], 'hands/s ')}  2 players, pagat, random moves,"
-        f" {hands['hands']} hands in {hands['games']} games"
-        f"  [{mark[goals['hands_met']]}: {goals['hands_per_s']}]",
-        "baselines",
-        f"  json    {rate(base['json_roundtrip_events_per_s'], 'events/s')}  dumps + loads",
-        f"  copy    {rate(base['deepcopy_events_per_s'], 'events/s')}  copy.deepcopy",
-        f"  loop    {rate(base['loop_iterations_per_s'], 'iter/s  ')}  for i in range: total += i",
-        "ratios",
-        f"  fold ÷ json round trip       {ratios['fold_per_json_roundtrip']:.2f}",
-        f"  fold ÷ deepcopy              {ratios['fold_per_deepcopy']:.2f}",
-        f"  hands/s per Mloop/s          {ratios['hands_per_s_per_mloop_per_s']:.2f}",
-    ]
-    return "\n".join(lines)
+    return "\n".join(
+        [
+            f"engine benchmark: {result['clock']}, best of {result['rounds']} rounds",
+            f"fold      {rate(fold['events_per_s'], 'events/s')}  rebuilding a game of "
+            f"{fold['events']:,} events  [{mark[goals['fold_met']]}: "
+            f"{goals['fold_events_per_s']:,}]",
+            f"hands     {rate(hands['hands_per_s'], 'hands/s ')}  2 players, pagat, random "
+            f"moves, {hands['hands']} hands in {hands['games']} games  "
+            f"[{mark[goals['hands_met']]}: {goals['hands_per_s']}]",
+            "baselines",
+            f"  json    {rate(base['json_roundtrip_events_per_s'], 'events/s')}  "
+            "the same events through json.dumps + json.loads",
+            f"  copy    {rate(base['deepcopy_events_per_s'], 'events/s')}  "
+            "the same events through copy.deepcopy",
+            f"  loop    {rate(base['loop_iterations_per_s'], 'iter/s  ')}  "
+            "for i in range(n): total += i",
+            "ratios (median of each round's)",
+            f"  fold ÷ json round trip       {ratios['fold_per_json_roundtrip']:.2f}",
+            f"  fold ÷ deepcopy              {ratios['fold_per_deepcopy']:.2f}",
+            f"  hands/s per Mloop/s          {ratios['hands_per_s_per_mloop_per_s']:.2f}",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per figure")
+    parser.add_argument("--rounds", type=int, default=7, help="timed rounds")
     parser.add_argument("--games", type=int, default=6, help="random games per hands round")
     parser.add_argument("--deals", type=int, default=LONG_GAME["deals"], help="long game deals")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")

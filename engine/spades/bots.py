@@ -353,7 +353,7 @@ class _Play:
 
     # -- sampling the unseen cards -------------------------------------------------
 
-    def sample(self) -> list[list[list[int]]] | None:
+    def sample(self) -> list[list[list[int]]]:
         """Hands for every seat (per suit, ascending power) consistent with the voids."""
         rng = self.rng
         deck = self.deck
