@@ -649,22 +649,23 @@ def _card_order(rules: _Rules, card: str | None) -> tuple[int, int]:
 
 # -- strong ------------------------------------------------------------------------
 
-# Weights, tuned by mirrored tournaments against greedy (engine/tournament.py).
+# Weights, tuned with mirrored hands and tournaments against greedy (engine/tournament.py;
+# the figures are in the closing note of issue 4). Module constants so a tuning run can
+# set them; nothing else changes them.
 HORIZON = 2.0  # how many future draws the live cards' promise is counted for
-OUT_WEIGHT = 1.0  # × the opponents' estimated points: the worth of going out next turn
+DECAY_FROM = 6  # once an opponent holds this many cards or fewer, shorten the horizon:
+DECAY_MID = 0.5  # × HORIZON while it holds 3 or more
+DECAY_END = 0.125  # × HORIZON when it holds 1 or 2 (no decay: edge +1.2 → −0.6 a hand)
 TAKE_MARGIN = 1.0  # taking the discard shows a card to the table: demand a little more
 MELD_DANGER = 10.0  # points a discard that completes an opponent's meld is worth to them
 LAYOFF_DANGER = 8.0  # … and one they can lay off on the table
 RUMMY_HOLD_POINTS = 40  # hold melds for rummy while the hand at risk stays below this
 MAX_DISCARDS = 7  # discards evaluated in full (the rest lose on deadwood alone)
-RACE = 1.0  # value a hand as a race to go out (else: deadwood less weighted odds)
-THREAT_SCALE = 2.0
-DECAY_FROM = 6  # once an opponent holds this many cards or fewer, shorten the horizon:
-DECAY_MID = 0.5  # × HORIZON while it holds 3 or more
-DECAY_END = 0.125  # × HORIZON when it holds 1 or 2
-STOCK_MEMORY = 1.0  # remember a turned-over stock's order (two players)
-# chance an opponent holding n cards goes out on its next turn (n = 0 … 6+)
+# The chance an opponent holding n cards goes out on its next turn (n = 0 … 6+), a rough
+# model (greedy measured 0.23, 0.09, 0.09, 0.02 for 1-4 cards), scaled: counting the
+# opponents as twice as quick played better (it weighs the points at risk).
 _THREAT = (0.5, 0.3, 0.15, 0.08, 0.05, 0.03, 0.015)
+THREAT_SCALE = 2.0
 
 
 class _Strong:
@@ -697,8 +698,6 @@ class _Strong:
         # is known, so the next draws are known, and the unseen cards not in the stock
         # are the opponent's hand.
         self.stock = t.stock_known if t.stock_known is not None and t.players == 2 else None
-        if not STOCK_MEMORY:
-            self.stock = None
         stock_mask, stock_jokers = _mask_of(self.stock or [])
         self.hidden = self.unseen & ~stock_mask
         if self.stock is not None:
@@ -750,11 +749,12 @@ class _Strong:
     ) -> tuple[float, float, float, float]:
         """(value, deadwood, mean one-draw gain, chance the next draw goes out).
 
-        value = deadwood − horizon × gain − OUT_WEIGHT × prize × P(out): the points at
-        risk now, less what the live cards promise. A live card gains when it completes
-        a meld (the exact partition of the hand with it, one card thrown) or replaces a
-        higher loose card; dead cards (seen in the pile, the melds, a known hand) count
-        for nothing. Lower is better.
+        value = `race`(deadwood − horizon × gain, P(out)): the points at risk now, less
+        what the live cards promise, against the chance of going out. A live card gains
+        when it completes a meld (the exact partition of the hand with it, one card
+        thrown), fits the table, or replaces a higher loose card; dead cards (seen in
+        the pile, the melds, a known hand) count for nothing. With the stock known, the
+        one card this seat will draw next stands for them all. Lower is better.
         """
         if future is _UNSET:
             future = self.future
@@ -835,9 +835,6 @@ class _Strong:
         """The hand as a race: this seat goes out on a turn with probability `chance`,
         the opponents with `self.threat`; the winner of the race takes the loser's
         points. Returns the expected loss (lower is better)."""
-        if not RACE:
-            return deadwood - OUT_WEIGHT * self.prize * chance
-        chance *= OUT_WEIGHT
         total = chance + self.threat
         win = chance / total if total else 0.0
         return (1 - win) * deadwood - win * self.prize
@@ -927,13 +924,9 @@ class _Strong:
         drawn = self.stock_card(0)
         if drawn is not None:  # the stock's top card is known: weigh it exactly
             stock = self.after_draw(drawn, self.stock_card(2), moves)
-        elif RACE:
+        else:  # goes out now, or one draw's improvement and the race goes on
             later = self.race(cost - (1 + self.horizon) * gain, chance)
             stock = -chance * self.prize + (1 - chance) * later
-        else:
-            stock = (
-                cost - (1 + self.horizon) * gain - OUT_WEIGHT * self.prize * chance * (2 - chance)
-            )
         candidates = []
         for card in set(t.cards):
             hand, jokers = _without(take_hand, take_jokers, card)

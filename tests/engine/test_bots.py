@@ -405,3 +405,41 @@ def test_a_bot_can_play_itself_in_a_tournament():
 def test_unknown_bots_are_refused():
     with pytest.raises(ValueError):
         run_tournament(["greedy", "genius"], 1, "x")
+
+
+@pytest.mark.parametrize("mode", ["turn_over", "shuffle"])
+def test_a_turned_over_stock_is_remembered_and_a_shuffled_one_is_not(mode):
+    """The pile's order is public, so a stock made by turning it over is known; the
+    strong bot's memory of it must match the real stock exactly (and stay unknown when
+    the pile was shuffled)."""
+    from engine.rummy.bots import _Table
+
+    key = table.seed_key(f"memory:{mode}")
+    options = {"stock_exhausted": mode, "max_stock_reuses": None}
+    state, events = table.new_game("rummy", 2, key, preset="pagat", options=options)
+    histories = [seat_history(events, s, state) for s in range(2)]
+    rng = random.Random(0)
+    checked = 0
+    for _ in range(3000):
+        seat = GAME.to_act(state)[0]
+        view = GAME.view(state, seat)
+        known = _Table(view, histories[seat]).stock_known
+        if state.hand.stock_reuses:
+            if mode == "turn_over":
+                assert known is not None and tuple(known) == state.hand.stock
+                checked += 1
+            else:
+                assert known is None
+                checked += 1
+        else:
+            assert known is None
+        if checked >= 40:
+            break
+        command = rng.choice(view["you"]["legal_moves"])
+        state, new = table.play(GAME, state, {**command, "seat": seat}, key)
+        for event in new:
+            for s in range(2):
+                if event["type"] == "hand_dealt":
+                    histories[s] = []
+                histories[s].append(GAME.redact(event, s, state))
+    assert checked >= 40
