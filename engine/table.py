@@ -6,11 +6,12 @@ The service, the workers, `simulate` and the tests all go through here, so a
 game is played the same way everywhere.
 """
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine import games
-from engine.errors import InvalidOptions
+from engine.errors import IllegalMove, InvalidOptions
 from engine.games import Event, Game, State
 from engine.shuffle import KeyedStream, derive_hex, seed_key, shuffle
 
@@ -58,6 +59,35 @@ def deal_command(game: Game, state: State, key: bytes) -> dict[str, Any]:
     }
 
 
+def dealt_event(state: State, command: dict[str, Any], pack: Sequence[str], version: int) -> Event:
+    """The `hand_dealt` event for a deal command, once its deck and key are checked.
+
+    Shared by every game's decider: the state must be between hands and carry
+    `status`, `hands_played`, `first_dealer` and `players`; the dealer rotates left.
+    """
+    if state.status != "dealing":
+        raise IllegalMove("not_time_to_deal", "A hand is in play; the next deal comes after it.")
+    deck = command.get("deck")
+    if (
+        not isinstance(deck, list)
+        or not all(isinstance(card, str) for card in deck)
+        or Counter(deck) != Counter(pack)
+    ):
+        raise IllegalMove("invalid_deck", "The deck must be exactly this game's pack, reordered.")
+    shuffle_key = command.get("shuffle_key")
+    if not isinstance(shuffle_key, str) or not shuffle_key:
+        raise IllegalMove("invalid_deck", "A deal needs its shuffle key.")
+    number = state.hands_played + 1
+    return {
+        "type": "hand_dealt",
+        "v": version,
+        "hand": number,
+        "dealer": (state.first_dealer + number - 1) % state.players,
+        "deck": list(deck),
+        "shuffle_key": shuffle_key,
+    }
+
+
 def first_dealer(key: bytes, players: int) -> int:
     return KeyedStream(key, "first_dealer").uniform(players)
 
@@ -86,8 +116,6 @@ def new_game(
             "deck": list(deck),
             "shuffle_key": derive_hex(key, "reshuffle:1"),
         }
-    from engine.errors import IllegalMove
-
     try:
         dealt = game.decide(state, command)
     except IllegalMove as error:

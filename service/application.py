@@ -568,6 +568,7 @@ class GameService:
         """Everything an append sets going: bot turns, clocks, notifications, the index."""
         version = base_version + len(events)
         seats = self.seats(meta)
+        hooks = self.webhooks(meta)
         self.turns.after_append(game_id, version, self.turns.bots_to_act(seats, game.to_act(state)))
         if self.clock_options(meta):
             started = [
@@ -578,9 +579,7 @@ class GameService:
             acting = set(game.to_act(state))
             ended = [seat for seat in range(len(seats)) if seat not in acting]
             humans = {info["seat"] for info in seats if "bot" not in info}
-            hooks = self.webhooks(meta)
             self.clock.started(game_id, started, ended, set(hooks), humans)
-        hooks = self.webhooks(meta)
         if hooks:
             queue_messages(
                 self.turns.queue, hooks, self._messages(game_id, version, events, new_turns, hooks)

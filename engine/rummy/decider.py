@@ -18,6 +18,7 @@ from collections import Counter
 from typing import Any
 
 from engine import shuffle as keyed
+from engine import table
 from engine.cards import JOKER, VALID_CARDS, parse_card, pretty
 from engine.errors import IllegalMove, InvalidCard
 from engine.rummy import scoring
@@ -202,29 +203,7 @@ def _hands_after(state: RummyState, seat: int, cards: tuple[str, ...]):
 
 
 def _deal(state: RummyState, command: dict[str, Any]) -> list[Event]:
-    if state.status != "dealing":
-        raise IllegalMove("not_time_to_deal", "A hand is in play; the next deal comes after it.")
-    deck = command.get("deck")
-    if (
-        not isinstance(deck, list)
-        or not all(isinstance(card, str) for card in deck)
-        or Counter(deck) != Counter(pack(state.options))
-    ):
-        raise IllegalMove("invalid_deck", "The deck must be exactly this game's pack, reordered.")
-    shuffle_key = command.get("shuffle_key")
-    if not isinstance(shuffle_key, str) or not shuffle_key:
-        raise IllegalMove("invalid_deck", "A deal needs its shuffle key.")
-    number = state.hands_played + 1
-    return [
-        {
-            "type": "hand_dealt",
-            "v": EVENT_VERSION,
-            "hand": number,
-            "dealer": (state.first_dealer + number - 1) % state.players,
-            "deck": list(deck),
-            "shuffle_key": shuffle_key,
-        }
-    ]
+    return [table.dealt_event(state, command, pack(state.options), EVENT_VERSION)]
 
 
 def _draw(state: RummyState, command: dict[str, Any]) -> list[Event]:

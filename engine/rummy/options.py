@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.errors import InvalidOptions
+from engine.options import OptionRules, merged_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,55 +95,45 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 DEFAULT_PRESET = "pagat"
 
-_CHOICES = {
-    "melds_per_turn": ("one", "any"),
-    "going_rummy": ("none", "double", "bonus"),
-    "aces": ("low", "high_or_low"),
-    "stock_exhausted": ("turn_over", "shuffle", "end"),
-    "no_winner": ("lowest_wins", "stalemate"),
-    "scoring": ("winner", "penalty", "pay"),
-    "game_end": ("target", "deals"),
-}
-_BOOLS = {
-    "lay_off_after_meld",
-    "round_the_corner",
-    "must_discard_to_go_out",
-    "starter_extra_card",
-}
-# name -> (minimum, maximum, may be null)
-_INTS = {
-    "rummy_bonus": (0, 1000, False),
-    "max_stock_reuses": (0, 100, True),
-    "target_score": (1, 100_000, False),
-    "deals": (1, 1000, False),
-    "hand_size": (1, 20, True),
-    "jokers": (0, 6, False),
-    "joker_points": (0, 100, False),
-    "all_at_once_from_deal": (1, 1000, True),
-    "first_dealer": (0, 5, True),
-    "min_players": (2, 6, False),
-    "max_players": (2, 6, False),
-}
+RULES = OptionRules(
+    choices={
+        "melds_per_turn": ("one", "any"),
+        "going_rummy": ("none", "double", "bonus"),
+        "aces": ("low", "high_or_low"),
+        "stock_exhausted": ("turn_over", "shuffle", "end"),
+        "no_winner": ("lowest_wins", "stalemate"),
+        "scoring": ("winner", "penalty", "pay"),
+        "game_end": ("target", "deals"),
+    },
+    flags=frozenset(
+        {
+            "lay_off_after_meld",
+            "round_the_corner",
+            "must_discard_to_go_out",
+            "starter_extra_card",
+        }
+    ),
+    integers={
+        "rummy_bonus": (0, 1000, False),
+        "max_stock_reuses": (0, 100, True),
+        "target_score": (1, 100_000, False),
+        "deals": (1, 1000, False),
+        "hand_size": (1, 20, True),
+        "jokers": (0, 6, False),
+        "joker_points": (0, 100, False),
+        "all_at_once_from_deal": (1, 1000, True),
+        "first_dealer": (0, 5, True),
+        "min_players": (2, 6, False),
+        "max_players": (2, 6, False),
+    },
+)
 OPTION_NAMES = tuple(f.name for f in fields(Options))
 
 
 def _check_value(name: str, value: Any) -> Any:
-    where = f"options.{name}"
-    if name in _CHOICES:
-        if value not in _CHOICES[name]:
-            raise InvalidOptions(where, f"must be one of {', '.join(_CHOICES[name])}")
-    elif name in _BOOLS:
-        if not isinstance(value, bool):
-            raise InvalidOptions(where, "must be true or false")
-    elif name in _INTS:
-        low, high, nullable = _INTS[name]
-        if value is None and nullable:
-            return value
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptions(where, "must be an integer" + (" or null" if nullable else ""))
-        if not low <= value <= high:
-            raise InvalidOptions(where, f"must be between {low} and {high}")
-    elif name == "target_score_by_players":
+    if RULES.covers(name):
+        return RULES.check(name, value)
+    if name == "target_score_by_players":
         if value is None:
             return value
         if not isinstance(value, dict) or not all(
@@ -152,23 +143,16 @@ def _check_value(name: str, value: Any) -> Any:
             and 1 <= v <= 100_000
             for k, v in value.items()
         ):
-            raise InvalidOptions(where, 'must map player counts "2"…"6" to target scores')
+            raise InvalidOptions(
+                "options.target_score_by_players", 'must map player counts "2"…"6" to targets'
+            )
         return dict(value)
     return value
 
 
 def resolve(preset: str | None, options: dict[str, Any] | None, players: int) -> Options:
     """Merge preset and explicit options, validate every field and the seat count."""
-    name = DEFAULT_PRESET if preset is None else preset
-    if name not in PRESETS:
-        raise InvalidOptions("preset", f"unknown preset {name!r}; one of {', '.join(PRESETS)}")
-    merged: dict[str, Any] = dict(PRESETS[name])
-    for key, value in (options or {}).items():
-        if key not in OPTION_NAMES:
-            raise InvalidOptions(f"options.{key}", "unknown option")
-        merged[key] = value
-    for key, value in merged.items():
-        merged[key] = _check_value(key, value)
+    merged = merged_options(PRESETS, DEFAULT_PRESET, preset, options, OPTION_NAMES, _check_value)
     result = Options(**merged)
     _check_consistency(result, players)
     return result

@@ -2,17 +2,17 @@
 
 State is immutable; every event yields a new state. `evolve` trusts its events
 (they were produced by `decide`), which keeps rebuilding a game fast: it copies
-a state with `_evolved` rather than `dataclasses.replace` (see there).
+a state with `engine.frozen` rather than `dataclasses.replace` (see there).
 """
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
+from engine.frozen import evolved, new_object, set_attribute
 from engine.rummy.melds import Meld, meld_from_dict
 from engine.rummy.options import Options, from_dict
 
 EVENT_VERSION = 1
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -49,53 +49,23 @@ class RummyState:
     result: dict[str, Any] | None = None
 
 
-_new_object = object.__new__
-_set_attribute = object.__setattr__
-
-
-def _evolved(obj: T, changes: dict[str, Any]) -> T:
-    """A copy of the frozen dataclass `obj` with `changes`, like `dataclasses.replace`.
-
-    `replace` and a frozen `__init__` set every field through `object.__setattr__`,
-    which made folding several times slower; copying the instance dict is equivalent
-    for these plain dataclasses (no `__post_init__`, no validation) and keeps them frozen.
-    """
-    new, fields = _copied(obj)
-    fields.update(changes)
-    return new
-
-
-def _copied(obj: T) -> tuple[T, dict[str, Any]]:
-    """A copy of `obj` and its field dict, to be filled in before the copy is shared.
-
-    Copying the dict whole and installing it is about twice as fast as filling the new
-    instance's own dict key by key (`object.__setattr__` passes the frozen guard). The
-    copy is an ordinary ("combined") dict, not CPython's key-sharing kind an instance
-    starts with: attribute reads on such instances are about three times faster.
-    """
-    new = _new_object(type(obj))
-    fields = {**obj.__dict__}
-    _set_attribute(new, "__dict__", fields)
-    return new, fields
-
-
 def _with_hand_fields(state: RummyState, fields: dict[str, Any]) -> RummyState:
     """The state with a new hand made of `fields` (a filled-in copy of the hand's
-    `__dict__`): `_copied` for both, in one call, for the two commonest events."""
-    hand = _new_object(Hand)
-    _set_attribute(hand, "__dict__", fields)
+    `__dict__`): `copied` for both, in one call, for the two commonest events."""
+    hand = new_object(Hand)
+    set_attribute(hand, "__dict__", fields)
     state_fields = {**state.__dict__}
     state_fields["hand"] = hand
-    new = _new_object(RummyState)
-    _set_attribute(new, "__dict__", state_fields)
+    new = new_object(RummyState)
+    set_attribute(new, "__dict__", state_fields)
     return new
 
 
 def _with_new_hand(state: RummyState, hand: Hand) -> RummyState:
-    fields = {**state.__dict__}  # `_copied`, inlined: this runs for every event
+    fields = {**state.__dict__}  # `copied`, inlined: this runs for every event
     fields["hand"] = hand
-    new = _new_object(RummyState)
-    _set_attribute(new, "__dict__", fields)
+    new = new_object(RummyState)
+    set_attribute(new, "__dict__", fields)
     return new
 
 
@@ -151,7 +121,7 @@ def _dealt(state: RummyState, event: dict[str, Any]) -> RummyState:
         has_melded=(False,) * players,
         shuffle_key=event["shuffle_key"],
     )
-    return _evolved(state, {"status": "playing", "hand": hand})
+    return evolved(state, {"status": "playing", "hand": hand})
 
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]):
@@ -179,7 +149,7 @@ def _drawn(state: RummyState, event: dict[str, Any]) -> RummyState:
 
 
 def _replenished(state: RummyState, event: dict[str, Any]) -> RummyState:
-    hand = _evolved(
+    hand = evolved(
         state.hand,
         {"stock": tuple(event["stock"]), "discard_pile": (), "stock_reuses": event["reuse"]},
     )
@@ -193,7 +163,7 @@ def _melded(state: RummyState, event: dict[str, Any]) -> RummyState:
     remaining = hand.hands[seat]
     for card in meld.cards:
         remaining = remove_one(remaining, card)
-    new = _evolved(
+    new = evolved(
         hand,
         {
             "hands": _with_hand(hand.hands, seat, remaining),
@@ -217,7 +187,7 @@ def _replace_meld(melds: tuple[Meld, ...], meld: Meld) -> tuple[Meld, ...]:
 def _laid_off(state: RummyState, event: dict[str, Any]) -> RummyState:
     hand = state.hand
     seat = event["seat"]
-    new = _evolved(
+    new = evolved(
         hand,
         {
             "hands": _with_hand(hand.hands, seat, remove_one(hand.hands[seat], event["card"])),
@@ -232,7 +202,7 @@ def _swapped(state: RummyState, event: dict[str, Any]) -> RummyState:
     hand = state.hand
     seat = event["seat"]
     cards = remove_one(hand.hands[seat], event["card"]) + ("JK",)
-    new = _evolved(
+    new = evolved(
         hand,
         {
             "hands": _with_hand(hand.hands, seat, cards),
@@ -264,8 +234,8 @@ def _discarded(state: RummyState, event: dict[str, Any]) -> RummyState:
 
 
 def _hand_ended(state: RummyState, event: dict[str, Any]) -> RummyState:
-    hand = _evolved(state.hand, {"phase": "over"})
-    return _evolved(
+    hand = evolved(state.hand, {"phase": "over"})
+    return evolved(
         state,
         {
             "hand": hand,
@@ -278,7 +248,7 @@ def _hand_ended(state: RummyState, event: dict[str, Any]) -> RummyState:
 
 
 def _game_ended(state: RummyState, event: dict[str, Any]) -> RummyState:
-    return _evolved(state, {"status": "finished", "result": event})
+    return evolved(state, {"status": "finished", "result": event})
 
 
 EVOLVERS = {

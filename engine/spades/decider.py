@@ -12,9 +12,9 @@ Commands are dicts with a `type` and, for players' moves, the acting `seat`:
 Every refusal is an IllegalMove with a stable code and a sentence for players.
 """
 
-from collections import Counter
 from typing import Any
 
+from engine import table
 from engine.cards import parse_card
 from engine.errors import IllegalMove, InvalidCard
 from engine.spades import scoring
@@ -83,30 +83,8 @@ def unseen_seats(state: SpadesState) -> list[int]:
 
 
 def _deal(state: SpadesState, command: dict[str, Any]) -> list[Event]:
-    if state.status != "dealing":
-        raise IllegalMove("not_time_to_deal", "A hand is in play; the next deal comes after it.")
-    deck = command.get("deck")
-    if (
-        not isinstance(deck, list)
-        or not all(isinstance(card, str) for card in deck)
-        or Counter(deck) != Counter(pack(state.options))
-    ):
-        raise IllegalMove("invalid_deck", "The deck must be exactly this game's pack, reordered.")
-    shuffle_key = command.get("shuffle_key")
-    if not isinstance(shuffle_key, str) or not shuffle_key:
-        raise IllegalMove("invalid_deck", "A deal needs its shuffle key.")
-    number = state.hands_played + 1
-    return [
-        {
-            "type": "hand_dealt",
-            "v": EVENT_VERSION,
-            "hand": number,
-            "dealer": (state.first_dealer + number - 1) % state.players,
-            "deck": list(deck),
-            "shuffle_key": shuffle_key,
-            "unseen": unseen_seats(state),
-        }
-    ]
+    dealt = table.dealt_event(state, command, pack(state.options), EVENT_VERSION)
+    return [{**dealt, "unseen": unseen_seats(state)}]
 
 
 def _seen(seat: int, cards: tuple[str, ...]) -> Event:

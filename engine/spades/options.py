@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from engine.errors import InvalidOptions
+from engine.options import OptionRules, merged_options
 
 MODES = ("pairs", "solo", "suicide", "whiz", "mirror")
 PARTNERSHIP_MODES = ("pairs", "suicide", "whiz", "mirror")
@@ -67,69 +68,48 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 DEFAULT_PRESET = "pairs"
 
-_CHOICES = {
-    "mode": MODES,
-    "set_scoring": ("zero", "minus"),
-    "nil_tricks": ("bags", "bid", "ignored"),
-    "trumps": TRUMPS,
-}
-_BOOLS = {"nil", "blind_nil", "blind_bids", "boston", "three_players"}
-# name -> (minimum, maximum, may be null)
-_INTS = {
-    "target_score": (1, 100_000, False),
-    "losing_score": (-100_000, 0, True),
-    "max_hands": (1, 10_000, True),
-    "trick_points": (1, 1000, False),
-    "bag_limit": (1, 100, False),
-    "bag_penalty": (0, 10_000, False),
-    "nil_bonus": (0, 10_000, False),
-    "blind_nil_bonus": (0, 10_000, False),
-    "blind_bid_min": (1, 17, False),
-    "blind_bid_bonus": (0, 10_000, False),
-    "blind_bid_penalty": (0, 10_000, False),
-    "blind_deficit": (0, 100_000, True),
-    "first_dealer": (0, 3, True),
-}
+RULES = OptionRules(
+    choices={
+        "mode": MODES,
+        "set_scoring": ("zero", "minus"),
+        "nil_tricks": ("bags", "bid", "ignored"),
+        "trumps": TRUMPS,
+    },
+    flags=frozenset({"nil", "blind_nil", "blind_bids", "boston", "three_players"}),
+    integers={
+        "target_score": (1, 100_000, False),
+        "losing_score": (-100_000, 0, True),
+        "max_hands": (1, 10_000, True),
+        "trick_points": (1, 1000, False),
+        "bag_limit": (1, 100, False),
+        "bag_penalty": (0, 10_000, False),
+        "nil_bonus": (0, 10_000, False),
+        "blind_nil_bonus": (0, 10_000, False),
+        "blind_bid_min": (1, 17, False),
+        "blind_bid_bonus": (0, 10_000, False),
+        "blind_bid_penalty": (0, 10_000, False),
+        "blind_deficit": (0, 100_000, True),
+        "first_dealer": (0, 3, True),
+    },
+)
 OPTION_NAMES = tuple(f.name for f in fields(Options))
 
 
 def _check_value(name: str, value: Any) -> Any:
-    where = f"options.{name}"
-    if name in _CHOICES:
-        if value not in _CHOICES[name]:
-            raise InvalidOptions(where, f"must be one of {', '.join(_CHOICES[name])}")
-    elif name in _BOOLS:
-        if not isinstance(value, bool):
-            raise InvalidOptions(where, "must be true or false")
-    elif name in _INTS:
-        low, high, nullable = _INTS[name]
-        if value is None and nullable:
-            return value
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptions(where, "must be an integer" + (" or null" if nullable else ""))
-        if not low <= value <= high:
-            raise InvalidOptions(where, f"must be between {low} and {high}")
-    elif name == "deuce_order":
+    if RULES.covers(name):
+        return RULES.check(name, value)
+    if name == "deuce_order":
         if not isinstance(value, str) or sorted(value.upper()) != ["C", "D", "H", "S"]:
-            raise InvalidOptions(where, 'must list the four suits once each, e.g. "SHDC"')
+            raise InvalidOptions(
+                "options.deuce_order", 'must list the four suits once each, e.g. "SHDC"'
+            )
         return value.upper()
     return value
 
 
 def resolve(preset: str | None, options: dict[str, Any] | None, players: int) -> Options:
     """Merge preset and explicit options, validate every field and the seat count."""
-    name = DEFAULT_PRESET if preset is None else preset
-    if name not in PRESETS:
-        raise InvalidOptions("preset", f"unknown preset {name!r}; one of {', '.join(PRESETS)}")
-    if options is not None and not isinstance(options, dict):
-        raise InvalidOptions("options", "must be an object")
-    merged: dict[str, Any] = dict(PRESETS[name])
-    for key, value in (options or {}).items():
-        if key not in OPTION_NAMES:
-            raise InvalidOptions(f"options.{key}", "unknown option")
-        merged[key] = value
-    for key, value in merged.items():
-        merged[key] = _check_value(key, value)
+    merged = merged_options(PRESETS, DEFAULT_PRESET, preset, options, OPTION_NAMES, _check_value)
     if merged.get("three_players") and players != 3:
         raise InvalidOptions("options.three_players", "Spades for three needs three seats")
     merged["three_players"] = players == 3

@@ -18,6 +18,7 @@ Events of a hand, in order:
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from engine.frozen import evolved
 from engine.spades.options import Options, from_dict
 from engine.spades.ranking import TRUMP, ranking
 
@@ -66,18 +67,6 @@ class SpadesState:
         return [self.scores[seat % len(self.sides)] for seat in range(self.players)]
 
 
-_new_object = object.__new__
-
-
-def _evolved(obj: T, changes: dict[str, Any]) -> T:
-    """A copy of the frozen dataclass `obj` with `changes` (see engine.rummy.state)."""
-    new = _new_object(type(obj))
-    fields = new.__dict__
-    fields.update(obj.__dict__)
-    fields.update(changes)
-    return new
-
-
 def sides_for(options: Options, players: int) -> tuple[tuple[int, ...], ...]:
     if options.partnerships:
         return ((0, 2), (1, 3))
@@ -124,7 +113,7 @@ def _dealt(state: SpadesState, event: dict[str, Any]) -> SpadesState:
         tricks_won=(0,) * players,
         shuffle_key=event["shuffle_key"],
     )
-    return _evolved(state, {"status": "playing", "hand": hand})
+    return evolved(state, {"status": "playing", "hand": hand})
 
 
 def _replace(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -133,8 +122,8 @@ def _replace(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 
 def _seen(state: SpadesState, event: dict[str, Any]) -> SpadesState:
     hand = state.hand
-    new = _evolved(hand, {"unseen": _replace(hand.unseen, event["seat"], False)})
-    return _evolved(state, {"hand": new})
+    new = evolved(hand, {"unseen": _replace(hand.unseen, event["seat"], False)})
+    return evolved(state, {"hand": new})
 
 
 def _bid(state: SpadesState, event: dict[str, Any]) -> SpadesState:
@@ -149,7 +138,7 @@ def _bid(state: SpadesState, event: dict[str, Any]) -> SpadesState:
     if all(bid is not None for bid in bids):
         changes["phase"] = "playing"
         changes["turn"] = (hand.dealer + 1) % state.players
-    return _evolved(state, {"hand": _evolved(hand, changes)})
+    return evolved(state, {"hand": evolved(hand, changes)})
 
 
 def _played(state: SpadesState, event: dict[str, Any]) -> SpadesState:
@@ -166,7 +155,7 @@ def _played(state: SpadesState, event: dict[str, Any]) -> SpadesState:
         suit = ranking(state.options).suit
         if suit[card] == TRUMP and suit[hand.trick[0][1]] != TRUMP:
             changes["broken"] = True
-    return _evolved(state, {"hand": _evolved(hand, changes)})
+    return evolved(state, {"hand": evolved(hand, changes)})
 
 
 def _trick_won(state: SpadesState, event: dict[str, Any]) -> SpadesState:
@@ -177,7 +166,7 @@ def _trick_won(state: SpadesState, event: dict[str, Any]) -> SpadesState:
         "cards": [list(play) for play in event["cards"]],
         "winner": winner,
     }
-    new = _evolved(
+    new = evolved(
         hand,
         {
             "trick": (),
@@ -186,12 +175,12 @@ def _trick_won(state: SpadesState, event: dict[str, Any]) -> SpadesState:
             "turn": winner,
         },
     )
-    return _evolved(state, {"hand": new})
+    return evolved(state, {"hand": new})
 
 
 def _hand_ended(state: SpadesState, event: dict[str, Any]) -> SpadesState:
-    hand = _evolved(state.hand, {"phase": "over"})
-    return _evolved(
+    hand = evolved(state.hand, {"phase": "over"})
+    return evolved(
         state,
         {
             "hand": hand,
@@ -205,7 +194,7 @@ def _hand_ended(state: SpadesState, event: dict[str, Any]) -> SpadesState:
 
 
 def _game_ended(state: SpadesState, event: dict[str, Any]) -> SpadesState:
-    return _evolved(state, {"status": "finished", "result": event})
+    return evolved(state, {"status": "finished", "result": event})
 
 
 EVOLVERS = {
