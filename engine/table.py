@@ -7,7 +7,7 @@ game is played the same way everywhere.
 """
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine import games
@@ -57,6 +57,37 @@ def deal_command(game: Game, state: State, key: bytes) -> dict[str, Any]:
         "deck": list(deck),
         "shuffle_key": derive_hex(key, f"reshuffle:{number}"),
     }
+
+
+def dispatch(
+    state: State,
+    command: Any,
+    handlers: dict[str, Callable[[State, dict[str, Any]], list[Event]]],
+    title: str,
+    any_time: tuple[str, ...] = ("forfeit",),
+) -> list[Event]:
+    """The checks every card game's `decide` starts with, then the command's handler.
+
+    A deal needs no seat; every other command needs a seat at the table, a hand in
+    play and — unless it is one of `any_time` (a forfeit, a look at one's cards) — the
+    seat's turn. The state must carry `status`, `players` and `hand.turn`.
+    """
+    kind = command.get("type") if isinstance(command, dict) else None
+    handler = handlers.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalMove("unknown_command", f"There is no move called {kind!r} in {title}.")
+    if kind == "deal":
+        return handler(state, command)
+    if state.status == "finished":
+        raise IllegalMove("game_over", "The game is over.")
+    if state.status != "playing":
+        raise IllegalMove("hand_not_dealt", "The cards have not been dealt yet.")
+    seat = command.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+        raise IllegalMove("unknown_seat", "That seat is not at this table.")
+    if kind not in any_time and state.hand.turn != seat:
+        raise IllegalMove("not_your_turn", f"It is seat {state.hand.turn}'s turn, not yours.")
+    return handler(state, command)
 
 
 def dealt_event(state: State, command: dict[str, Any], pack: Sequence[str], version: int) -> Event:

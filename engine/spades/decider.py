@@ -43,24 +43,7 @@ def created_event(options: Options, players: int, first_dealer: int, deck_source
 
 
 def decide(state: SpadesState, command: dict[str, Any]) -> list[Event]:
-    kind = command.get("type") if isinstance(command, dict) else None
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalMove("unknown_command", f"There is no move called {kind!r} in Spades.")
-    if kind == "deal":
-        return handler(state, command)
-    if state.status == "finished":
-        raise IllegalMove("game_over", "The game is over.")
-    if state.status != "playing":
-        raise IllegalMove("hand_not_dealt", "The cards have not been dealt yet.")
-    seat = command.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-        raise IllegalMove("unknown_seat", "That seat is not at this table.")
-    if kind in ("forfeit", "look"):
-        return handler(state, command)
-    if state.hand.turn != seat:
-        raise IllegalMove("not_your_turn", f"It is seat {state.hand.turn}'s turn, not yours.")
-    return handler(state, command)
+    return table.dispatch(state, command, _HANDLERS, "Spades", any_time=("forfeit", "look"))
 
 
 # -- commands ----------------------------------------------------------------
