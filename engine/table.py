@@ -15,7 +15,7 @@ from engine.errors import IllegalMove, InvalidOptions
 from engine.games import Event, Game, State
 from engine.shuffle import KeyedStream, derive_hex, seed_key, shuffle
 
-__all__ = ["deal_command", "fold", "new_game", "play", "seed_key"]
+__all__ = ["deal_command", "describe", "fold", "new_game", "play", "seed_key"]
 
 
 # Events of the table rather than of a game's rules: who sat down with which client
@@ -39,6 +39,24 @@ def fold(game: Game, events: Iterable[Event], state: State = None) -> State:
 def redact(game: Game, event: Event, seat: int | None, state: State) -> Event:
     """An event as `seat` may see it; table events are public."""
     return event if event["type"] in TABLE_EVENTS else game.redact(event, seat, state)
+
+
+def describe(game: Game, event: Event, names: list[str]) -> str:
+    """One sentence for any event of a game, table events included."""
+    kind = event["type"]
+    if kind not in TABLE_EVENTS:
+        return game.describe(event, names)
+    seat = event.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    if kind == "players_seated":
+        return "Every seat is taken."
+    if kind == "seed_revealed":
+        return "The server's seed was revealed: every deal can now be audited."
+    if kind == "turn_started":
+        return f"{who}'s turn began; the clock is running."
+    if event.get("action") == "forfeit":
+        return f"{who} ran out of time and forfeits."
+    return f"{who} ran out of time; a bot moves for them."
 
 
 def players_seated(client_seeds: Sequence[str | None]) -> Event:

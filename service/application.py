@@ -331,6 +331,35 @@ class GameService:
             result.append({"seat": seat, **info})
         return result
 
+    def seat_names(self, meta: dict[str, Any]) -> list[str]:
+        """What to call each seat in sentences: the player's name, the bot, or the seat."""
+        names = []
+        for info in self.seats(meta):
+            if "name" in info:
+                names.append(info["name"])
+            elif "bot" in info:
+                names.append(f"{info['bot']} bot (seat {info['seat']})")
+            else:
+                names.append(f"seat {info['seat']}")
+        return names
+
+    @staticmethod
+    def shown_event(
+        game: Game,
+        event: dict[str, Any],
+        seat: int | None,
+        state: Any,
+        version: int,
+        names: list[str],
+    ) -> dict[str, Any]:
+        """An event as `seat` may see it, numbered and told in a sentence (the engine's)."""
+        redacted = table.redact(game, event, seat, state)
+        return {
+            **redacted,
+            "version": version,
+            "description": table.describe(game, redacted, names),
+        }
+
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         loaded = self.load(game_id)
         seat = self.seat_of(game_id, token, loaded.meta)
@@ -397,8 +426,9 @@ class GameService:
             self.store.wait(game_id, after, wait)
         loaded = self.load(game_id)
         events = self.store.read(game_id, after=after, upto=loaded.version)
+        names = self.seat_names(meta)
         shown = [
-            {**table.redact(loaded.game, event, seat, loaded.state), "version": after + index + 1}
+            self.shown_event(loaded.game, event, seat, loaded.state, after + index + 1, names)
             for index, event in enumerate(events)
         ]
         return {"version": loaded.version, "events": shown}
@@ -412,6 +442,8 @@ class GameService:
         meta = self._meta(game_id)
         seat = self.seat_of(game_id, token, meta)
 
+        names = self.seat_names(meta)
+
         def stream():
             last = after
             deadline = time.monotonic() + seconds
@@ -420,8 +452,10 @@ class GameService:
                 loaded = self.load(game_id)
                 records = self.store.records(game_id, after=last, upto=loaded.version)
                 for record in records:
-                    shown = table.redact(loaded.game, record.event, seat, loaded.state)
-                    data = json.dumps({**shown, "version": record.version})
+                    shown = self.shown_event(
+                        loaded.game, record.event, seat, loaded.state, record.version, names
+                    )
+                    data = json.dumps(shown)
                     yield f"id: {record.version}\nevent: {record.event['type']}\ndata: {data}\n\n"
                     last = record.version
                 if loaded.game.is_finished(loaded.state) and last >= loaded.version:
@@ -500,10 +534,11 @@ class GameService:
             game, loaded.meta, loaded.state, state, [*(prefix or []), *events]
         )
         version = loaded.version + len(events)
+        names = self.seat_names(loaded.meta)
         response = {
             "version": version,
             "events": [
-                {**table.redact(game, event, seat, state), "version": loaded.version + i + 1}
+                self.shown_event(game, event, seat, state, loaded.version + i + 1, names)
                 for i, event in enumerate(events)
             ],
         }

@@ -56,17 +56,6 @@ class History:
     def records(self, game_id: str) -> list[Record]:
         return self._log(game_id).records
 
-    def _names(self, meta: dict[str, Any]) -> list[str]:
-        names = []
-        for info in self.service.seats(meta):
-            if "name" in info:
-                names.append(info["name"])
-            elif "bot" in info:
-                names.append(f"{info['bot']} bot (seat {info['seat']})")
-            else:
-                names.append(f"seat {info['seat']}")
-        return names
-
     def hands(self, game_id: str) -> dict[str, Any]:
         self.service._meta(game_id)
         return {"hands": [span.as_dict() for span in self._log(game_id).spans]}
@@ -86,7 +75,7 @@ class History:
                 "hand_in_play",
                 "This hand is still in play: only its players may replay it, from their seat.",
             )
-        names = self._names(loaded.meta)
+        names = self.service.seat_names(loaded.meta)
         states = self._hand_states.states(game_id, game, events, span)
 
         def shown_state(state: Any) -> dict[str, Any]:
@@ -95,9 +84,13 @@ class History:
         def shown_event(k: int) -> dict[str, Any]:
             version = span.first_version + k
             event = events[version - 1]
-            if not span.finished:
-                event = table.redact(game, event, seat, states[k])
-            return {**event, "version": version, "description": game.describe(event, names)}
+            if span.finished:
+                return {
+                    **event,
+                    "version": version,
+                    "description": table.describe(game, event, names),
+                }
+            return self.service.shown_event(game, event, seat, states[k], version, names)
 
         base = {
             "hand": span.as_dict(),

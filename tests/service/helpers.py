@@ -1,9 +1,10 @@
 """Small HTTP helpers shared by the service tests."""
 
 import random
+import re
 from typing import Any
 
-from engine.cards import VALID_CARDS
+from engine.cards import SUIT_SYMBOLS, VALID_CARDS
 
 PROBLEM_FIELDS = {"type", "title", "status", "detail", "code"}
 
@@ -94,10 +95,17 @@ def assert_problem(response, status: int, code: str | None = None) -> dict[str, 
     return body
 
 
+_SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+_CARD_IN_TEXT = re.compile(r"(?<![0-9A-Z])(10|[A2-9JQK])([♣♦♥♠])")
+
+
 def cards_in(value: Any) -> set[str]:
-    """Every string in a JSON value (at any depth) that is a card."""
+    """Every card in a JSON value (at any depth): a card string, or a card written
+    with its suit symbol in a sentence ("bob drew 7♥")."""
     if isinstance(value, str):
-        return {value} if value in VALID_CARDS else set()
+        if value in VALID_CARDS:
+            return {value}
+        return {rank + _SUIT_OF_SYMBOL[symbol] for rank, symbol in _CARD_IN_TEXT.findall(value)}
     if isinstance(value, dict):
         return set().union(*(cards_in(v) for v in value.values())) if value else set()
     if isinstance(value, list | tuple):
