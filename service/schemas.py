@@ -115,6 +115,8 @@ class GameList(Schema):
 class You(Schema):
     seat = fields.Integer(required=True)
     hand = fields.List(fields.String(), required=True)
+    # true while the seat's own cards are still face down (games where one may act unseen)
+    hand_hidden = fields.Boolean()
     legal_moves = fields.List(fields.Dict(), required=True)
 
 
