@@ -72,8 +72,9 @@ def replay(game_id: str, number: int | None, token: str | None) -> None:
 @click.option(
     "--bots",
     default=None,
-    help="One bot level per seat, comma-separated (random, greedy, strong) "
-    "[default: strong,greedy].",
+    help="Bot levels (random, greedy, strong), comma-separated: one per seat, or, in a "
+    "game played by sides (Spades pairs, suicide, whiz, mirror), one per side: a "
+    "partnership match [default: strong,greedy].",
 )
 @click.option(
     "--players",
@@ -88,7 +89,8 @@ def replay(game_id: str, number: int | None, token: str | None) -> None:
     default=200,
     show_default=True,
     type=int,
-    help="Games; with --bots, deals each played once per seat rotation (mirrored).",
+    help="Deals; with --bots, each played once per seat rotation, or per side swap in a "
+    "partnership match (mirrored).",
 )
 @click.option("--seed", default="simulate", show_default=True)
 @click.option("--preset", default=None)
@@ -108,7 +110,8 @@ def simulate(
 
     from tqdm import tqdm
 
-    from engine.tournament import run_tournament
+    from engine.errors import InvalidOptions
+    from engine.tournament import run_match
 
     if players is not None:
         if bots is not None:
@@ -116,19 +119,28 @@ def simulate(
         _simulate_random(game_name, players, count, seed, preset, as_json)
         return
     names = [name.strip() for name in (bots or "strong,greedy").split(",") if name.strip()]
-    with tqdm(total=count * len(names), unit="game", file=sys.stderr, disable=as_json) as bar:
+    with tqdm(unit="game", file=sys.stderr, disable=as_json) as bar:
 
         def progress(done: int, total: int) -> None:
+            bar.total = total
             bar.update(done - bar.n)
 
-        summary = run_tournament(names, count, seed, game_name, preset, progress=progress)
+        try:
+            summary = run_match(names, count, seed, game_name, preset, progress=progress)
+        except InvalidOptions as error:  # a wrong number of names, an unknown bot or preset
+            raise click.UsageError(str(error)) from None
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
-    click.echo(
-        f"{summary['games']} games ({count} deals × {len(names)} rotations), "
-        f"{summary['hands']} hands"
-    )
+    games, deals, hands = summary["games"], summary["deals"], summary["hands"]
+    if summary["sides"]:
+        click.echo(
+            f"{games} games ({deals} deals × 2 side swaps), {hands} hands; "
+            "each bot plays both seats of its side"
+        )
+    else:
+        rotations = summary["mirrored"]
+        click.echo(f"{games} games ({deals} deals × {rotations} rotations), {hands} hands")
     for label, figures in summary["bots"].items():
         low, high = figures["win_rate_ci95"]
         click.echo(

@@ -43,6 +43,9 @@ class Game:
     view_fields: dict[str, str] = field(default_factory=dict)
     # bot level -> choose(view, history, rng) -> command; bots see one seat's view only
     bots: dict[str, Callable[..., Command]] = field(default_factory=dict)
+    # who plays together: (resolved options, seat count) -> the seats of each side, as
+    # the game's state has them; None when every seat plays for itself
+    sides: Callable[[Any, int], tuple[tuple[int, ...], ...]] | None = None
 
 
 _MODULES = {"rummy": "engine.rummy", "spades": "engine.spades"}

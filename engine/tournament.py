@@ -13,6 +13,11 @@ a 95% Wilson interval, points per hand (the mean score change per hand, from the
 (`time.perf_counter`), with the same for the thread's CPU time (`time.thread_time`),
 which a busy machine does not inflate. This is a measuring tool: nothing in a game
 depends on the clock.
+
+`run_match` is the entry point for a list of bot names: one name per seat is a
+tournament as above; in a game played by sides (the registry's `Game.sides`, e.g. Spades
+pairs), one name per side is a partnership match (`engine.spades.match`): each bot holds
+every seat of its side and each deal is played once per side swap.
 """
 
 from __future__ import annotations
@@ -25,9 +30,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import games, table
-from engine.errors import IllegalMove
+from engine.errors import IllegalMove, InvalidOptions
 
-__all__ = ["BotRecord", "GameRecord", "play_game", "run_tournament", "summarize", "wilson"]
+__all__ = [
+    "BotRecord",
+    "GameRecord",
+    "play_game",
+    "run_match",
+    "run_tournament",
+    "seating",
+    "summarize",
+    "wilson",
+]
+
+MAX_SEATS = 12  # the most seats `seating` tries when it looks for a layout that fits
+PARTNERS_ACROSS = ((0, 2), (1, 3))  # the partnership layout engine.spades.match plays
 
 Bot = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 Progress = Callable[[int, int], None]
@@ -64,6 +81,13 @@ def _bots_for(game: games.Game) -> Mapping[str, Bot]:
 
         return BOTS
     raise ValueError(f"{game.name} has no bots")
+
+
+def _check_bots(game: games.Game, names: Sequence[str]) -> None:
+    bots = _bots_for(game)
+    unknown = [name for name in names if name not in bots]
+    if unknown:
+        raise InvalidOptions("bots", f"unknown bot {unknown[0]!r}; one of {', '.join(bots)}")
 
 
 def _labels(names: Sequence[str]) -> list[str]:
@@ -226,11 +250,7 @@ def run_tournament(
     """
     if len(names) < 2:
         raise ValueError("a tournament needs at least two bots")
-    game = games.get(game_name)
-    bots = _bots_for(game)
-    unknown = [name for name in names if name not in bots]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}; one of {', '.join(bots)}")
+    _check_bots(games.get(game_name), names)
     rotations = len(names)
     total = games_count * rotations
     records = []
@@ -250,4 +270,86 @@ def run_tournament(
             "mirrored": rotations,
         }
     )
+    return summary
+
+
+def seating(
+    names_count: int,
+    game_name: str = "rummy",
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> tuple[tuple[int, ...], ...] | None:
+    """How `names_count` bot names sit at this game and preset.
+
+    None when they take one seat each (the options accept that many seats); else the
+    game's sides (from the registry's `Game.sides`) when it is played in partnerships
+    with that many sides, one name per side. InvalidOptions says which counts fit.
+    """
+    game = games.get(game_name)
+    try:
+        game.resolve_options(preset, options, names_count)
+        return None
+    except InvalidOptions as error:
+        first_error = error
+    per_seat, per_side = [], []
+    for players in range(1, MAX_SEATS + 1):
+        try:
+            resolved = game.resolve_options(preset, options, players)
+        except InvalidOptions:
+            continue
+        per_seat.append(players)
+        sides = game.sides(resolved, players) if game.sides is not None else None
+        if sides and all(len(side) > 1 for side in sides):
+            if len(sides) == names_count:
+                return sides
+            per_side.append(len(sides))
+    if not per_seat:
+        raise first_error
+    label = f"{game_name} ({preset})" if preset else game_name
+    expected = f"{_either(per_seat)} bot names, one per seat"
+    if per_side:
+        expected += f", or {_either(sorted(set(per_side)))}, one per side"
+    raise InvalidOptions("bots", f"{label} takes {expected}; got {names_count}")
+
+
+def _either(counts: Sequence[int]) -> str:
+    words = [str(count) for count in counts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def run_match(
+    names: Sequence[str],
+    games_count: int,
+    seed: str,
+    game_name: str = "rummy",
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Bots `names` at this game, mirrored: what `cardtrail simulate --bots` runs.
+
+    One name per seat: `run_tournament`. One name per side of a partnership game:
+    `engine.spades.match.run_pairs_match`, each bot holding both seats of its side.
+    The figures carry `sides`: in a partnership match the seats of each side (the first
+    name holds the first side in rotation 0, the other in rotation 1), else None. Names
+    that do not fit the game (count, unknown bot) raise InvalidOptions before any game
+    is played.
+    """
+    _check_bots(games.get(game_name), names)
+    sides = seating(len(names), game_name, preset, options)
+    if sides is None:
+        summary = run_tournament(names, games_count, seed, game_name, preset, options, progress)
+        summary["sides"] = None
+        return summary
+    from engine.spades.match import run_pairs_match
+
+    if tuple(sorted(sides)) != PARTNERS_ACROSS:
+        raise InvalidOptions("bots", f"{game_name}: no partnership match for sides {sides}")
+    a, b = names
+    if a == b:
+        raise InvalidOptions("bots", "a partnership match needs two different bots")
+    summary = run_pairs_match(
+        a, b, games_count, seed, preset, options, progress=progress, game_name=game_name
+    )
+    summary["sides"] = [list(side) for side in PARTNERS_ACROSS]
     return summary

@@ -7,7 +7,7 @@ from engine.spades.bots import BOTS
 from engine.spades.decider import COMMAND_TYPES, created_event, decide, pack
 from engine.spades.moves import legal_moves
 from engine.spades.options import PRESETS, resolve
-from engine.spades.state import SpadesState, evolve
+from engine.spades.state import SpadesState, evolve, sides_for
 from engine.spades.view import describe, redact, reveal, view
 
 RULES_VERSION = "spades-1"
@@ -42,6 +42,7 @@ GAME = Game(
     reveal=reveal,
     describe=describe,
     bots=BOTS,
+    sides=sides_for,
     command_fields={"tricks": "int", "blind": "bool", "card": "card"},
     view_fields={
         "mode": "str",

@@ -32,9 +32,13 @@ def run_pairs_match(
     options: dict[str, Any] | None = None,
     start: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    game_name: str = "spades",
 ) -> dict[str, Any]:
     """Deals start … start + games_count - 1, each with the sides swapped: the figures
-    per bot (its side's wins, a 95% Wilson interval, points per hand, decision times)."""
+    per bot (its side's wins, a 95% Wilson interval, points per hand, decision times).
+
+    `game_name` may be any game whose sides are partners across the table (seats 0 & 2,
+    1 & 3); `engine.tournament.run_match` checks that through the registry."""
     if a == b:
         raise ValueError("a pairs match needs two different bots")
     names = pair_names(a, b)
@@ -43,14 +47,14 @@ def run_pairs_match(
     for index in range(start, start + games_count):
         for rotation in (0, 1):
             records.append(
-                tournament.play_game(names, seed, index, rotation, "spades", preset, options)
+                tournament.play_game(names, seed, index, rotation, game_name, preset, options)
             )
             if progress is not None:
                 progress(len(records), total)
     summary = summarize_pairs(a, b, records)
     summary.update(
         {
-            "game": "spades",
+            "game": game_name,
             "preset": preset,
             "options": options,
             "seed": seed,

@@ -5,9 +5,11 @@ import random
 import pytest
 
 from engine import table
+from engine.errors import InvalidOptions
 from engine.spades.bots import BOTS, _deck, _Play, estimate_tricks, nil_risk
 from engine.spades.match import run_pairs_match
 from engine.spades.options import resolve
+from engine.tournament import run_match, seating
 from tests.engine.spades.helpers import GAME, Table, suit_cards
 
 CONFIGS = [
@@ -149,3 +151,23 @@ def test_the_golden_deal():
         ["JH", "6D", "10D", "QH", "7C", "3H", "8H", "7S", "6S", "6H", "10H", "9D", "2D"],
     ]
     assert events[1]["unseen"] == [0, 1, 2, 3]
+
+
+def test_two_names_sit_by_sides_only_in_partnership_modes():
+    assert seating(2, "spades", "pairs") == ((0, 2), (1, 3))
+    assert seating(2, "spades", "mirror") == ((0, 2), (1, 3))
+    assert seating(4, "spades", "pairs") is None  # one name per seat
+    assert seating(4, "spades", "solo") is None
+    assert seating(2, "rummy") is None
+    with pytest.raises(InvalidOptions, match="3 or 4 bot names, one per seat"):
+        seating(2, "spades", "solo")
+
+
+def test_run_match_is_the_pairs_match_for_two_names():
+    options = {"max_hands": 2}
+    match = run_match(["greedy", "random"], 2, "same", "spades", "pairs", options)
+    pairs = run_pairs_match("greedy", "random", 2, "same", "pairs", options)
+    assert match["sides"] == [[0, 2], [1, 3]]
+    for name in ("greedy", "random"):
+        for key in ("games", "wins", "hands", "points_per_hand", "decisions"):
+            assert match["bots"][name][key] == pairs["bots"][name][key]
