@@ -1,4 +1,5 @@
-"""Fixtures for the web pages: a real Redis, the real app served over HTTP, a real RQ worker.
+"""Fixtures for the web pages: a real Redis, the real app served over HTTP, a real RQ worker,
+a real headless Chromium.
 
 Redis is REDIS_URL's server when it is set (a database the tests may flush), else a
 redis-server this session starts (as in tests/service/conftest.py). The app runs in
@@ -18,6 +19,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service.app import create_app
 from service.redis_server import EmbeddedRedis
+from tests.web.browsing import ARGS, CHROMIUM, DESKTOP, TIMEOUT_MS
 
 WORKER = "from workers.run import run_worker; run_worker()"
 
@@ -98,3 +100,35 @@ def bot_worker(web_redis_url, web_app):
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(10)
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # Uncaught exceptions and logged errors; a refused move's 422 is expected, not a page bug.
+    page.on(
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and not msg.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    page.js_errors = errors
+    yield page
+    context.close()

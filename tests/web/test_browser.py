@@ -5,84 +5,14 @@ moves arrive through the page's long-poll), then step through the hand in the re
 viewer and check the cards shown against the API. Screenshots go to test-artifacts/.
 """
 
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-TIMEOUT_MS = 20_000
+from tests.web.browsing import NEEDS_CHROMIUM, PHONE, api_get, auth, screenshot
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"no {CHROMIUM}: `apt-get install -y chromium` (.ci/run installs it)",
-)
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    # Uncaught exceptions and logged errors; a refused move's 422 is expected, not a page bug.
-    page.on(
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and not msg.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    page.js_errors = errors
-    yield page
-    context.close()
-
-
-def screenshot(page, name: str, phone_too: bool = True) -> None:
-    """A full-page screenshot at desktop size, and one at a phone's 390x844."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    if phone_too:
-        page.set_viewport_size(PHONE)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-phone.png"), full_page=True)
-        page.set_viewport_size(DESKTOP)
-
-
-def auth(token: str | None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"} if token else {}
-
-
-def api_get(client, path: str, token: str | None = None) -> dict[str, Any]:
-    response = client.get(path, headers=auth(token))
-    assert response.status_code == 200, (path, response.get_json())
-    return response.get_json()
+pytestmark = NEEDS_CHROMIUM
 
 
 # -- the table ------------------------------------------------------------
@@ -356,4 +286,28 @@ def test_play_a_hand_against_a_bot_then_replay_it(page, browser, live_server, we
     finally:
         other.close()
     assert live_server.urls and not [url for url in live_server.urls if token in url]
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        ("rummy", [{"name": "ann"}, {"bot": "greedy"}]),
+        ("spades", [{"name": "ann"}] + [{"bot": "random"}] * 3),
+    ],
+)
+def test_resigning_from_the_table_ends_the_game(page, live_server, web_app, game, seats):
+    client = web_app.test_client()
+    created = client.post("/games", json={"game": game, "seats": seats}).get_json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(f"{live_server.url}/play/{game_id}#token={token}")
+    page.wait_for_selector('#table[data-my-seat="0"]')
+    page.once("dialog", lambda dialog: dialog.dismiss())  # thought better of it
+    page.click("#resign")
+    assert api_get(web_app.test_client(), f"/games/{game_id}")["status"] == "playing"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#game-over:not([hidden])")
+    final = api_get(client, f"/games/{game_id}")
+    assert final["status"] == "finished" and 0 not in final["result"]["winners"]
     assert page.js_errors == []

@@ -1,9 +1,14 @@
 """The web pages as the server serves them (no browser): HTML, ES modules, CSS."""
 
 import json
+import posixpath
 import re
+from pathlib import Path
 
 import pytest
+
+import service.web
+from engine import games
 
 PAGES = ["/", "/play/some-game", "/replay/some-game"]
 
@@ -31,17 +36,33 @@ def test_lobby_offers_the_games_presets_and_bot_levels(client):
     html = client.get("/").get_data(as_text=True)
     found = re.search(r'<script type="application/json" id="config">(.*?)</script>', html)
     config = json.loads(found.group(1))
-    rummy = next(game for game in config["games"] if game["name"] == "rummy")
-    assert {"pagat", "block", "wrotham"} <= set(rummy["presets"])
+    presets = {game["name"]: set(game["presets"]) for game in config["games"]}
+    assert {"pagat", "block", "wrotham"} <= presets["rummy"]
+    assert presets["spades"] == {"pairs", "solo", "suicide", "whiz", "mirror"}
     assert config["bot_levels"] == ["random", "greedy", "strong"]
 
 
 def test_every_module_and_stylesheet_is_served(client):
-    for name in ("api", "cards", "lobby", "play", "replay"):
-        response = client.get(f"/assets/js/{name}.js")
-        assert response.status_code == 200, name
-        for imported in re.findall(r'from "\./([a-z]+\.js)"', response.get_data(as_text=True)):
-            assert client.get(f"/assets/js/{imported}").status_code == 200
+    """Every page's module and everything it imports, followed through the import graph."""
+    pending = [f"/assets/js/{name}.js" for name in ("lobby", "play", "replay")]
+    seen = set()
+    while pending:
+        url = pending.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.mimetype in ("text/javascript", "application/javascript"), url
+        for imported in re.findall(
+            r'from "(\.{1,2}/[a-z/]+\.js)"', response.get_data(as_text=True)
+        ):
+            pending.append(posixpath.normpath(posixpath.join(posixpath.dirname(url), imported)))
+    assert {
+        "/assets/js/games/rummy.js",
+        "/assets/js/games/spades.js",
+        "/assets/js/cards.js",
+    } <= seen
     css = client.get("/assets/css/cardtrail.css")
     assert css.status_code == 200 and css.mimetype == "text/css"
 
@@ -60,3 +81,14 @@ def test_unknown_assets_are_problems(client):
     response = client.get("/assets/js/nothing.js")
     assert response.status_code == 404
     assert response.mimetype == "application/problem+json"
+
+
+def test_the_lobby_offers_exactly_the_games_the_pages_can_draw(client):
+    """static/tables.json (what the lobby offers) names the modules games/index.js loads."""
+    static = Path(service.web.__file__).parent / "static"
+    offered = json.loads((static / "tables.json").read_text())
+    index = (static / "js" / "games" / "index.js").read_text()
+    loaded = re.findall(r'import (\w+) from "\./(\w+)\.js"', index)
+    assert sorted(offered) == sorted(name for name, _ in loaded)
+    assert all(name == module for name, module in loaded)
+    assert set(offered) <= set(games.names())

@@ -1,4 +1,5 @@
-// Cards: notation ("10H", "QS", "JK"), drawing them with suit symbols, sorting.
+// Cards: notation ("10H", "QS", "JK", and "JL" for the little joker), drawing them with
+// suit symbols, sorting.
 
 export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -7,9 +8,11 @@ const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 // Sorting by suit alternates colours: ♠ ♥ ♣ ♦.
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
 export const JOKER = "JK";
+export const LITTLE_JOKER = "JL";
+const isJoker = (card) => card === JOKER || card === LITTLE_JOKER;
 
 export function parseCard(card) {
-  if (card === JOKER) return { rank: JOKER, suit: null };
+  if (isJoker(card)) return { rank: card, suit: null };
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
@@ -17,21 +20,23 @@ export function rankNumber(card) {
   return RANKS.indexOf(parseCard(card).rank) + 1;
 }
 
-/** "7♥", or "Joker". */
+/** "7♥", "Joker", or "Little joker". */
 export function pretty(card) {
   if (card === JOKER) return "Joker";
+  if (card === LITTLE_JOKER) return "Little joker";
   const { rank, suit } = parseCard(card);
   return rank + (SUIT_SYMBOLS[suit] ?? suit);
 }
 
 export function cardName(card) {
   if (card === JOKER) return "joker";
+  if (card === LITTLE_JOKER) return "little joker";
   const { rank, suit } = parseCard(card);
   return `${RANK_NAMES[rank] ?? rank} of ${SUIT_NAMES[suit] ?? suit}`;
 }
 
 function suitKey(card) {
-  return card === JOKER ? 9 : SUIT_ORDER[parseCard(card).suit];
+  return isJoker(card) ? 9 : SUIT_ORDER[parseCard(card).suit];
 }
 
 /** A sorted copy: by suit then rank, or by rank then suit; jokers last. */
@@ -39,8 +44,8 @@ export function sortCards(cards, by = "suit") {
   return [...cards].sort((a, b) => {
     const sa = suitKey(a);
     const sb = suitKey(b);
-    const ra = a === JOKER ? 99 : rankNumber(a);
-    const rb = b === JOKER ? 99 : rankNumber(b);
+    const ra = isJoker(a) ? 99 : rankNumber(a);
+    const rb = isJoker(b) ? 99 : rankNumber(b);
     return by === "rank" ? ra - rb || sa - sb : sa - sb || ra - rb;
   });
 }
@@ -53,7 +58,7 @@ export function cardElement(card, { tag = "span", extraClass = "" } = {}) {
   const node = document.createElement(tag);
   const { rank, suit } = parseCard(card);
   node.className = "card";
-  if (card === JOKER) node.classList.add("joker");
+  if (isJoker(card)) node.classList.add("joker", card === LITTLE_JOKER ? "little" : "big");
   else node.classList.add(suit === "H" || suit === "D" ? "red" : "black", `suit-${suit}`);
   if (extraClass) node.classList.add(...extraClass.split(" ").filter(Boolean));
   node.dataset.card = card;
@@ -66,9 +71,9 @@ export function cardElement(card, { tag = "span", extraClass = "" } = {}) {
   const pip = document.createElement("span");
   pip.className = "pip";
   pip.setAttribute("aria-hidden", "true");
-  if (card === JOKER) {
-    corner.textContent = "JKR";
-    pip.textContent = "★";
+  if (isJoker(card)) {
+    corner.textContent = card === JOKER ? "JKR" : "jkr";
+    pip.textContent = card === JOKER ? "★" : "☆";
   } else {
     const r = document.createElement("span");
     r.className = "rank";
@@ -92,10 +97,12 @@ export function cardBack() {
 
 /** A row of cards (spans), e.g. a meld or a hand shown face up. */
 export function cardRow(cards, { className = "cards", highlight = null } = {}) {
+  // highlight: one card, or a set of cards
   const row = document.createElement("div");
   row.className = className;
   for (const card of cards) {
-    row.append(cardElement(card, { extraClass: card === highlight ? "highlight" : "" }));
+    const lit = highlight instanceof Set ? highlight.has(card) : card === highlight;
+    row.append(cardElement(card, { extraClass: lit ? "highlight" : "" }));
   }
   return row;
 }

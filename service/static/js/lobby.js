@@ -14,42 +14,13 @@ import {
   show,
   tokens,
 } from "./api.js";
+import { gameModule } from "./games/index.js";
 
 const CONFIG = config();
 
-const PRESET_HINTS = {
-  pagat: "The standard game: the discard pile becomes the stock twice at most, then the hand ends.",
-  block: "Block Rummy: the discard pile is never reused; the hand ends when the stock runs out.",
-  penalty: "Everyone scores the cards left in their hand; at 100 the lowest total wins.",
-  wrotham: "Wrotham: 55 cards with 3 jokers, six deals; in deals 4–6 you lay your whole hand down at once.",
-  "classic-online": "2–4 players, any number of melds, going rummy doubles, the stock reshuffled once.",
-};
-
-// The main options, as the engine names them (docs/rules.md). "" = as the preset says.
-const OPTIONS = [
-  { name: "melds_per_turn", label: "Melds per turn", choices: [["one", "one"], ["any", "any number"]] },
-  {
-    name: "going_rummy",
-    label: "Going rummy",
-    choices: [["none", "no extra"], ["double", "doubles"], ["bonus", "bonus"]],
-  },
-  { name: "aces", label: "Aces", choices: [["low", "low"], ["high_or_low", "high or low"]] },
-  {
-    name: "stock_exhausted",
-    label: "Stock runs out",
-    choices: [["turn_over", "turn discards over"], ["shuffle", "shuffle discards"], ["end", "hand ends"]],
-  },
-  {
-    name: "scoring",
-    label: "Scoring",
-    choices: [["winner", "winner scores"], ["penalty", "penalty points"], ["pay", "losers pay"]],
-  },
-  { name: "game_end", label: "Game ends", choices: [["target", "at the target score"], ["deals", "after N deals"]] },
-  { name: "target_score", label: "Target score", number: { min: 1, max: 100000, placeholder: "100" } },
-  { name: "deals", label: "Deals", number: { min: 1, max: 1000, placeholder: "10" } },
-];
-
-const MAX_SEATS = 6;
+// Each game's module names its presets' hints, its main options and its seats.
+const lobbyOf = (name) => gameModule(name)?.lobby ?? { hints: {}, options: [], seats: 2, maxSeats: 6 };
+const chosenLobby = () => lobbyOf($("#game").value);
 
 // -- the create form ---------------------------------------------------------------------------
 
@@ -58,7 +29,11 @@ function fillGames() {
   for (const game of CONFIG.games || [{ name: "rummy", presets: [] }]) {
     gameSelect.append(el("option", { value: game.name }, game.name[0].toUpperCase() + game.name.slice(1)));
   }
-  gameSelect.addEventListener("change", fillPresets);
+  gameSelect.addEventListener("change", () => {
+    fillPresets();
+    fillOptions();
+    fillSeats();
+  });
   fillPresets();
 }
 
@@ -69,13 +44,14 @@ function fillPresets() {
   for (const preset of game?.presets || []) {
     presetSelect.append(el("option", { value: preset }, preset));
   }
-  presetSelect.onchange = () => show($("#preset-hint"), PRESET_HINTS[presetSelect.value] || "");
+  presetSelect.onchange = () => show($("#preset-hint"), chosenLobby().hints[presetSelect.value] || "");
   presetSelect.onchange();
 }
 
 function fillOptions() {
   const box = $("#option-fields");
-  for (const option of OPTIONS) {
+  box.replaceChildren();
+  for (const option of chosenLobby().options) {
     let control;
     if (option.choices) {
       control = el(
@@ -101,10 +77,12 @@ function fillOptions() {
 
 function readOptions() {
   const options = {};
-  for (const option of OPTIONS) {
+  for (const option of chosenLobby().options) {
     const value = $(`#opt-${option.name}`).value.trim();
     if (value === "") continue;
-    options[option.name] = option.number ? Number.parseInt(value, 10) : value;
+    if (option.number) options[option.name] = Number.parseInt(value, 10);
+    else if (option.flag) options[option.name] = value === "true";
+    else options[option.name] = value;
   }
   return options;
 }
@@ -149,7 +127,7 @@ function seatRow(kind = "bot", value = "greedy") {
 
 function syncSeatButtons() {
   const rows = document.querySelectorAll("#seats .seat-row");
-  $("#add-seat").disabled = rows.length >= MAX_SEATS;
+  $("#add-seat").disabled = rows.length >= chosenLobby().maxSeats;
   for (const button of document.querySelectorAll("#seats .remove-seat")) button.disabled = rows.length <= 1;
 }
 
@@ -319,11 +297,18 @@ async function refresh() {
 
 // -- start ------------------------------------------------------------------------------------------
 
+/** You and bots, as many seats as the game usually has. */
+function fillSeats() {
+  const rows = [seatRow("human", remembered("name", ""))];
+  while (rows.length < chosenLobby().seats) rows.push(seatRow("bot", "greedy"));
+  seatsList.replaceChildren(...rows);
+  syncSeatButtons();
+}
+
+const seatsList = $("#seats");
 fillGames();
 fillOptions();
-const seatsList = $("#seats");
-seatsList.append(seatRow("human", remembered("name", "")), seatRow("bot", "greedy"));
-syncSeatButtons();
+fillSeats();
 $("#add-seat").addEventListener("click", () => {
   seatsList.append(seatRow("bot", "greedy"));
   syncSeatButtons();

@@ -1,11 +1,11 @@
-// The table: your hand, the melds, the piles; moves by clicking; follows the game by long-poll.
+// The table: seats, your hand, the game's own felt and buttons (static/js/games/<game>.js);
+// moves by clicking; follows the game by long-poll. Legal moves always come from the server.
 
 import {
   $,
   api,
   el,
   gameId,
-  plural,
   Problem,
   remember,
   remembered,
@@ -16,12 +16,14 @@ import {
   takeTokenFromFragment,
   tokens,
 } from "./api.js";
-import { cardBack, cardElement, cardRow, pretty, sortCards } from "./cards.js";
+import { cardElement, sortCards } from "./cards.js";
+import { gameModule } from "./games/index.js";
 
 const id = gameId();
 const base = `/games/${encodeURIComponent(id)}`;
 let token = takeTokenFromFragment(id) || tokens.get(id);
 let view = null;
+let game = null; // the game's drawing module
 let sortBy = remembered("sort", "suit");
 let selected = new Set(); // keys "card#n": the n-th copy of a card in the shown hand
 let busy = false;
@@ -30,72 +32,33 @@ let dismissedResult = 0;
 
 const table = $("#table");
 
-// -- words --------------------------------------------------------------------------------------
-
-function names() {
-  return (view?.seats || []).map((seat) => seatName(seat));
-}
+// -- words ----------------------------------------------------------------------------------
 
 function who(seat) {
-  const name = names()[seat] ?? `seat ${seat + 1}`;
+  const name = seatName(view?.seats?.[seat]) ?? `seat ${seat + 1}`;
   return view?.you && view.you.seat === seat ? `${name} (you)` : name;
 }
 
-const cardsText = (cards) => cards.map(pretty).join(" ");
-
-/** One sentence per event (the replay viewer gets the engine's own from the server). */
-function describe(event) {
-  const name = event.seat !== undefined ? who(event.seat) : "";
-  switch (event.type) {
-    case "game_created":
-      return `A game of Rummy for ${event.players} players began.`;
-    case "players_seated":
-      return "Every seat is taken.";
-    case "hand_dealt":
-      return `Hand ${event.hand} was dealt by ${who(event.dealer)}.`;
-    case "card_drawn":
-      if (event.source === "discard") return `${name} drew ${pretty(event.card)} from the discard pile.`;
-      return event.card ? `${name} drew ${pretty(event.card)} from the stock.` : `${name} drew from the stock.`;
-    case "stock_replenished":
-      return `The stock ran out; the discard pile was ${event.shuffled ? "shuffled into" : "turned over to make"} a new stock.`;
-    case "melded":
-      return `${name} melded ${cardsText(event.meld.cards)} (meld ${event.meld.id}).`;
-    case "laid_off":
-      return `${name} laid off ${pretty(event.card)} on meld ${event.meld}.`;
-    case "joker_swapped":
-      return `${name} swapped ${pretty(event.card)} for the joker in meld ${event.meld}.`;
-    case "discarded":
-      return `${name} discarded ${pretty(event.card)}.`;
-    case "hand_ended":
-      if (event.winner === null || event.winner === undefined) return `Hand ${event.hand} ended with nobody out.`;
-      return `${who(event.winner)} went out${event.rummy ? " going rummy" : ""} and won hand ${event.hand}.`;
-    case "game_ended":
-      return `The game ended; winner: ${event.winners.map(who).join(", ")}.`;
-    case "seed_revealed":
-      return "The server's seed was revealed: the deals can now be audited.";
-    default: {
-      const text = event.type.replaceAll("_", " ");
-      return text[0].toUpperCase() + text.slice(1) + ".";
-    }
-  }
-}
-
+/** Each event's sentence is the engine's own, sent with the event. */
 function logEvents(events) {
   const log = $("#log");
   for (const event of events) {
     if (event.version <= logged) continue;
     logged = event.version;
-    log.prepend(el("li", { dataset: { version: event.version, type: event.type } }, describe(event)));
+    const text = event.description || event.type.replaceAll("_", " ");
+    log.prepend(el("li", { dataset: { version: event.version, type: event.type } }, text));
   }
   while (log.children.length > 40) log.lastElementChild.remove();
 }
 
-// -- state --------------------------------------------------------------------------------------------
+// -- state ----------------------------------------------------------------------------------
 
 const myTurn = () => Boolean(view?.you && view.status === "playing" && view.turn === view.you.seat);
+const legal = () => view?.you?.legal_moves || [];
 
 function shownHand() {
-  const cards = sortCards(view?.you?.hand || [], sortBy);
+  const hand = view?.you?.hand || [];
+  const cards = game.sortable ? sortCards(hand, sortBy) : hand;
   const seen = {};
   return cards.map((card) => {
     seen[card] = (seen[card] || 0) + 1;
@@ -128,7 +91,7 @@ async function refresh() {
   render();
 }
 
-// -- moves ----------------------------------------------------------------------------------------------
+// -- moves ----------------------------------------------------------------------------------
 
 function showError(text) {
   show($("#error"), text);
@@ -139,6 +102,7 @@ async function move(command) {
   busy = true;
   table.dataset.busy = "true";
   showError("");
+  render(); // buttons off while the move is on its way
   try {
     const answer = await api(`${base}/moves`, { method: "POST", token, body: command });
     selected = new Set();
@@ -151,64 +115,41 @@ async function move(command) {
   } finally {
     busy = false;
     table.dataset.busy = "false";
-    renderControls();
+    render();
   }
 }
 
-function legal() {
-  return view?.you?.legal_moves || [];
-}
+/** What a game's module may use: the view, names, the selection and `move`. */
+const ctx = {
+  get view() {
+    return view;
+  },
+  who,
+  move,
+  legal,
+  myTurn,
+  showError,
+  selectedCards,
+  clearSelection() {
+    selected = new Set();
+    render();
+  },
+  get busy() {
+    return busy;
+  },
+  /** Redraw after the module changed something of its own. */
+  redraw: () => render(),
+};
 
-function clickStock() {
-  move({ type: "draw", source: "stock" });
-}
-
-function clickDiscardPile() {
-  const cards = selectedCards();
-  if (view.phase === "play" && cards.length === 1) move({ type: "discard", card: cards[0] });
-  else move({ type: "draw", source: "discard" });
-}
-
-function clickMeld(meldId) {
-  if (!myTurn()) {
-    showError("It is not your turn.");
-    return;
-  }
-  const cards = selectedCards();
-  if (cards.length !== 1) {
-    showError("Select one card from your hand, then click a meld to lay it off (or swap it for a joker).");
-    return;
-  }
-  const card = cards[0];
-  const fits = (type) => legal().some((m) => m.type === type && m.card === card && m.meld === meldId);
-  const type = fits("lay_off") ? "lay_off" : fits("swap_joker") ? "swap_joker" : "lay_off";
-  move({ type, card, meld: meldId });
-}
-
-function clickMeldButton() {
-  move({ type: "meld", cards: selectedCards() });
-}
-
-function clickDiscardButton() {
-  const cards = selectedCards();
-  if (cards.length !== 1) {
-    showError("Select exactly one card to discard.");
-    return;
-  }
-  move({ type: "discard", card: cards[0] });
-}
-
-// -- drawing the page ----------------------------------------------------------------------------------
+// -- drawing the page -------------------------------------------------------------------------
 
 function renderStatus() {
-  const hand = view.hand_number ? ` · hand ${view.hand_number}` : "";
-  $("#title").textContent = `Rummy${view.preset ? " · " + view.preset : ""}${hand}`;
+  $("#title").textContent = game.title(view);
   let text;
   if (view.status === "waiting") text = "Waiting for players to take the open seats…";
   else if (view.status === "finished") text = "The game is over.";
   else if (view.turn === null || view.turn === undefined) text = "Between hands…";
-  else if (myTurn()) text = view.phase === "draw" ? "Your turn: draw a card." : "Your turn: meld, lay off, then discard.";
-  else text = `${who(view.turn)} to play · ${view.phase === "draw" ? "drawing" : "playing"}`;
+  else text = game.turnText(ctx);
   $("#turn-info").textContent = text;
 }
 
@@ -225,50 +166,10 @@ function renderSeats() {
         { class: classes.join(" "), dataset: { seat: seat.seat } },
         el("span", { class: "seat-name" }, who(seat.seat)),
         view.dealer === seat.seat ? el("span", { class: "dealer", title: "Dealer" }, "D") : null,
-        el("span", { class: "seat-cards", title: "Cards in hand" }, plural(seat.hand_count ?? 0, "card")),
-        el("span", { class: "seat-score", title: "Score" }, plural(seat.score ?? 0, "point")),
+        game.seatDetails(ctx, seat.seat),
       ),
     );
   }
-}
-
-function renderPiles() {
-  const pile = view.discard_pile || [];
-  $("#stock-count").textContent = view.stock_count ?? 0;
-  $("#stock").dataset.count = view.stock_count ?? 0;
-  const discard = $("#discard-pile");
-  discard.replaceChildren(pile.length ? cardElement(pile[pile.length - 1]) : el("span", { class: "card empty" }, ""));
-  discard.dataset.depth = pile.length;
-  discard.setAttribute("aria-label", pile.length ? `Discard pile, ${pretty(pile[pile.length - 1])} on top` : "Discard pile, empty");
-  $("#discard-count").textContent = pile.length;
-}
-
-function renderMelds() {
-  const box = $("#melds");
-  box.replaceChildren();
-  const cards = selectedCards();
-  const card = cards.length === 1 ? cards[0] : null;
-  let targets = 0;
-  for (const meld of view.melds || []) {
-    const target =
-      card && legal().some((m) => (m.type === "lay_off" || m.type === "swap_joker") && m.card === card && m.meld === meld.id);
-    const node = el(
-      "button",
-      {
-        type: "button",
-        class: "meld" + (target ? " target" : ""),
-        dataset: { meld: meld.id },
-        "aria-label": `Meld ${meld.id} by ${who(meld.owner)}: ${cardsText(meld.cards)}`,
-      },
-      el("span", { class: "meld-label" }, `${meld.id} · ${who(meld.owner)}`),
-      cardRow(meld.cards, { className: "cards mini" }),
-    );
-    if (target) targets += 1;
-    node.addEventListener("click", () => clickMeld(meld.id));
-    box.append(node);
-  }
-  if (!(view.melds || []).length) box.append(el("p", { class: "hint" }, "No melds yet."));
-  $("#meld-hint").textContent = targets && myTurn() ? `click a highlighted meld to lay off ${pretty(card)}` : "";
 }
 
 function renderHand() {
@@ -284,77 +185,52 @@ function renderHand() {
   const hand = $("#hand");
   hand.replaceChildren();
   for (const { card, key } of entries) {
-    const node = cardElement(card, { tag: "button", extraClass: selected.has(key) ? "selected" : "" });
+    const classes = [selected.has(key) ? "selected" : "", game.cardClass?.(ctx, card) || ""].join(" ");
+    const node = cardElement(card, { tag: "button", extraClass: classes });
     node.dataset.key = key;
-    node.setAttribute("aria-pressed", selected.has(key) ? "true" : "false");
+    if (game.selects) node.setAttribute("aria-pressed", selected.has(key) ? "true" : "false");
     node.addEventListener("click", () => {
+      if (!game.selects) {
+        game.clickCard(ctx, card);
+        return;
+      }
       if (selected.has(key)) selected.delete(key);
       else selected.add(key);
-      renderHand();
-      renderMelds();
-      renderControls();
+      render();
     });
     hand.append(node);
   }
-  $("#hand-count").textContent = plural(entries.length, "card");
+  if (!entries.length && game.emptyHand) hand.append(game.emptyHand(ctx));
+  $("#hand-count").textContent = view.you.hand_hidden ? "face down" : `${entries.length} card${entries.length === 1 ? "" : "s"}`;
+  $("#sort").hidden = !game.sortable;
   for (const button of document.querySelectorAll("[data-sort]")) {
     button.setAttribute("aria-pressed", button.dataset.sort === sortBy ? "true" : "false");
   }
-  renderGoDown();
 }
 
-function renderGoDown() {
-  const box = $("#go-down");
-  const moves = legal().filter((m) => m.type === "go_down");
+/** Resigning is a table move in every game (a forfeit, at any time): the seat's side loses. */
+function resignButton() {
+  const button = el("button", { type: "button", class: "secondary resign", id: "resign" }, "Resign");
+  button.disabled = busy;
+  button.addEventListener("click", () => {
+    if (confirm("Resign this game? You (and your partner, if you have one) lose it.")) move({ type: "forfeit" });
+  });
+  return button;
+}
+
+function renderActions() {
+  const box = $("#hand-actions");
+  const extra = $("#extra-actions");
   box.replaceChildren();
-  box.hidden = moves.length === 0;
-  if (!moves.length) return;
-  box.append(el("p", { class: "hint" }, "This deal is laid down all at once. You can go down:"));
-  for (const command of moves.slice(0, 8)) {
-    const text = command.melds.map(cardsText).join(" · ") + (command.discard ? ` · discard ${pretty(command.discard)}` : "");
-    box.append(el("button", { type: "button", class: "primary", onclick: () => move(command) }, `Go down: ${text}`));
+  extra.replaceChildren();
+  if (view.you && view.status === "playing") {
+    game.drawActions(ctx, box, extra);
+    box.append(resignButton());
   }
-}
-
-function renderControls() {
-  const mine = myTurn() && !busy;
-  const count = selected.size;
-  $("#stock").disabled = !(mine && view.phase === "draw");
-  $("#discard-pile").disabled = !(mine && (view.phase === "draw" || count === 1));
-  $("#meld").disabled = !(mine && view.phase === "play" && count >= 1);
-  $("#discard").disabled = !(mine && view.phase === "play" && count === 1);
-  $("#clear").disabled = count === 0;
-  $("#hand-actions").hidden = view.status !== "playing";
+  box.hidden = !box.children.length;
+  extra.hidden = !extra.children.length;
   table.dataset.myTurn = myTurn() ? "true" : "false";
-  table.dataset.selected = count;
-}
-
-function handResultPanel(result) {
-  const winner = result.winner;
-  const headline =
-    winner === null || winner === undefined
-      ? `Hand ${result.hand} ended with nobody out${result.reason === "stock_exhausted" ? " (the stock ran out)" : ""}.`
-      : `${who(winner)} went out${result.rummy ? " going rummy" : ""} and won hand ${result.hand}.`;
-  const rows = (result.hands || []).map((cards, seat) =>
-    el(
-      "tr",
-      { dataset: { seat } },
-      el("th", { scope: "row" }, who(seat)),
-      el("td", {}, cards.length ? cardRow(sortCards(cards), { className: "cards mini" }) : "out"),
-      el("td", { class: "num" }, result.points?.[seat] ?? ""),
-      el("td", { class: "num" }, (result.deltas?.[seat] > 0 ? "+" : "") + (result.deltas?.[seat] ?? "")),
-      el("td", { class: "num" }, result.scores?.[seat] ?? ""),
-    ),
-  );
-  return [
-    el("h2", {}, headline),
-    el(
-      "table",
-      { class: "scores" },
-      el("thead", {}, el("tr", {}, ["Player", "Cards left", "Points", "This hand", "Total"].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, rows),
-    ),
-  ];
+  table.dataset.selected = selected.size;
 }
 
 function renderResults() {
@@ -367,7 +243,7 @@ function renderResults() {
       dismissedResult = last.hand;
       panel.hidden = true;
     });
-    panel.replaceChildren(...handResultPanel(last), close);
+    panel.replaceChildren(...game.handResult(ctx, last), close);
   } else if (view.status !== "finished") {
     panel.hidden = true;
   }
@@ -378,7 +254,7 @@ function renderResults() {
     panel.hidden = true;
     over.replaceChildren(
       el("h2", { id: "winner" }, `Game over · winner: ${winners.map(who).join(", ") || "nobody"}`),
-      ...(last ? handResultPanel(last) : []),
+      ...(last ? game.handResult(ctx, last) : []),
       el("a", { class: "button primary", id: "replay-cta", href: `/replay/${encodeURIComponent(id)}` }, "Watch the replay"),
     );
   } else {
@@ -392,15 +268,15 @@ function renderShare() {
   if (token) $("#share-link").value = seatLink(id, token);
 }
 
-const TABLE_GAMES = ["rummy"];
-
 function render() {
-  if (!TABLE_GAMES.includes(view.game)) {
+  game = gameModule(view.game);
+  if (!game) {
     table.dataset.status = "unsupported";
     $("#title").textContent = `A game of ${view.game}`;
-    show($("#message"), `This page draws Rummy tables only; follow this ${view.game} game through the API or its replay.`);
+    show($("#message"), `This page cannot draw ${view.game} tables; follow the game through the API or its replay.`);
     return;
   }
+  table.dataset.game = view.game;
   table.dataset.status = view.status;
   table.dataset.version = view.version;
   table.dataset.hand = view.hand_number ?? 0;
@@ -409,17 +285,16 @@ function render() {
   table.dataset.mySeat = view.you ? view.you.seat : "";
   renderStatus();
   renderSeats();
-  renderPiles();
   renderHand();
-  renderMelds();
-  renderControls();
+  game.drawFelt(ctx, $("#felt"));
+  renderActions();
   renderResults();
   renderShare();
   if (!view.you) show($("#message"), "You are watching this table (you have no seat here).");
   else show($("#message"), "");
 }
 
-// -- following the game -----------------------------------------------------------------------------------
+// -- following the game -----------------------------------------------------------------------
 
 async function follow() {
   let after = view.version;
@@ -460,16 +335,6 @@ async function follow() {
 }
 
 async function start() {
-  $("#stock").addEventListener("click", clickStock);
-  $("#discard-pile").addEventListener("click", clickDiscardPile);
-  $("#meld").addEventListener("click", clickMeldButton);
-  $("#discard").addEventListener("click", clickDiscardButton);
-  $("#clear").addEventListener("click", () => {
-    selected = new Set();
-    renderHand();
-    renderMelds();
-    renderControls();
-  });
   for (const button of document.querySelectorAll("[data-sort]")) {
     button.addEventListener("click", () => {
       sortBy = button.dataset.sort;
@@ -487,7 +352,6 @@ async function start() {
       $("#copy-link").textContent = "Select and copy";
     }
   });
-  $("#stock").replaceChildren(cardBack());
   try {
     await refresh();
   } catch (error) {

@@ -1,7 +1,9 @@
-// The replay viewer: pick a hand, step through it, every hand face up once the hand is over.
+// The replay viewer: pick a hand, step through it (or turn by turn, trick by trick), every
+// hand face up once the hand is over. The felt is drawn by the game's module.
 
 import { $, api, el, gameId, plural, Problem, show, tokens } from "./api.js";
-import { cardBack, cardElement, cardRow, sortCards } from "./cards.js";
+import { cardBack, cardRow, sortCards } from "./cards.js";
+import { gameModule } from "./games/index.js";
 
 const id = gameId();
 const base = `/games/${encodeURIComponent(id)}`;
@@ -19,6 +21,8 @@ let shownStep = -1;
 let playing = null; // interval id
 const cache = new Map(); // "hand:step" -> replay answer
 let loadSeq = 0;
+let game = null; // the game's drawing module
+let marks = []; // steps that end a turn or a trick (the module's milestone), per chosen hand
 
 const params = new URLSearchParams(location.search);
 
@@ -83,18 +87,22 @@ function syncControls() {
   $("#prev").disabled = step === 0;
   $("#next").disabled = step >= steps;
   $("#last").disabled = step >= steps;
+  $("#prev-mark").disabled = step === 0;
+  $("#next-mark").disabled = !marks.some((k) => k > step);
   $("#play").textContent = playing ? "■ Pause" : "▶ Play";
   $("#play").setAttribute("aria-label", playing ? "Pause" : "Play");
   root.dataset.playing = playing ? "true" : "false";
 }
 
-function highlightOf(event) {
-  return event?.card ?? null;
-}
-
 function render(answer) {
   const state = answer.state || {};
   const event = answer.event || {};
+  game = gameModule(state.game);
+  if (!game) {
+    root.dataset.status = "unsupported";
+    setError(`This page cannot draw ${state.game} hands; read them through the API.`);
+    return;
+  }
   names = answer.names || names;
   faceUp = answer.face_up;
   shownStep = answer.step;
@@ -104,28 +112,9 @@ function render(answer) {
   root.dataset.faceUp = faceUp ? "true" : "false";
   root.dataset.status = "ready";
   $("#description").textContent = `${answer.step}. ${event.description || event.type || ""}`;
-  const highlight = highlightOf(event);
-
-  const pile = state.discard_pile || [];
-  const top = $("#discard-pile");
-  top.replaceChildren(pile.length ? cardElement(pile[pile.length - 1]) : el("span", { class: "card empty" }));
-  top.dataset.depth = pile.length;
-  $("#discard-count").textContent = pile.length;
-  $("#stock-count").textContent = state.stock_count ?? 0;
-
-  const melds = $("#melds");
-  melds.replaceChildren();
-  for (const meld of state.melds || []) {
-    melds.append(
-      el(
-        "div",
-        { class: "meld" + (event.meld === meld.id || event.meld?.id === meld.id ? " target" : ""), dataset: { meld: meld.id } },
-        el("span", { class: "meld-label" }, `${meld.id} · ${nameOf(meld.owner)}`),
-        cardRow(meld.cards, { className: "cards mini", highlight }),
-      ),
-    );
-  }
-  if (!(state.melds || []).length) melds.append(el("p", { class: "hint" }, "No melds yet."));
+  const highlight = event.card ?? null;
+  const rctx = { who: nameOf };
+  game.replay.felt(rctx, $("#felt"), state, event);
 
   const handsBox = $("#hands");
   handsBox.replaceChildren();
@@ -135,8 +124,8 @@ function render(answer) {
     const turn = state.turn === seat;
     const content = cards
       ? cards.length
-        ? cardRow(sortCards(cards), { className: "cards", highlight })
-        : el("p", { class: "hint" }, "Out: no cards left.")
+        ? cardRow(game.sortable ? sortCards(cards) : cards, { className: "cards", highlight })
+        : el("p", { class: "hint" }, "No cards left.")
       : el("div", { class: "cards backs" }, Array.from({ length: Math.min(counts[seat], 14) }, cardBack));
     handsBox.append(
       el(
@@ -147,34 +136,19 @@ function render(answer) {
           { class: "small" },
           nameOf(seat),
           el("span", { class: "count" }, plural(counts[seat], "card")),
-          el("span", { class: "count" }, plural((state.scores || [])[seat] ?? 0, "point")),
-          turn ? el("span", { class: "badge turn-badge" }, state.phase === "draw" ? "to draw" : "to play") : null,
+          game.replay.seatDetails(rctx, seat, state),
+          turn ? el("span", { class: "badge turn-badge" }, game.replay.turnBadge(state)) : null,
         ),
         content,
       ),
     );
   }
 
-  const stockSection = $("#stock-section");
-  stockSection.hidden = !state.stock;
-  $("#stock").replaceChildren(...(state.stock || []).map((card) => cardElement(card)));
-
   const result = $("#hand-result");
   const last = answer.step === answer.steps && answer.hand.finished ? answer.hand.result : null;
   if (last) {
     result.hidden = false;
-    const headline =
-      last.winner === null || last.winner === undefined
-        ? `Hand ${last.hand}: nobody went out.`
-        : `Hand ${last.hand}: ${nameOf(last.winner)} went out${last.rummy ? " going rummy" : ""}.`;
-    result.replaceChildren(
-      el("h2", {}, headline),
-      el(
-        "p",
-        {},
-        (last.points || []).map((points, seat) => `${nameOf(seat)}: ${points} in hand, ${last.deltas[seat] >= 0 ? "+" : ""}${last.deltas[seat]}, total ${last.scores[seat]}`).join(" · "),
-      ),
-    );
+    result.replaceChildren(...game.replay.result(rctx, last));
   } else {
     result.hidden = true;
   }
@@ -200,14 +174,40 @@ function togglePlay() {
   syncControls();
 }
 
+/** Jump to the previous or next step that ends a turn (Rummy) or a trick (Spades). */
+function goMark(direction) {
+  stop();
+  if (direction > 0) go(marks.find((k) => k > step) ?? steps);
+  else go([...marks].reverse().find((k) => k < step) ?? 0);
+}
+
+async function loadMarks(number) {
+  marks = [];
+  const milestone = game?.replay.milestone;
+  for (const id of ["#prev-mark", "#next-mark"]) $(id).hidden = !milestone;
+  if (!milestone) return;
+  const label = milestone.label;
+  $("#prev-mark").setAttribute("aria-label", `Back to the previous ${label}`);
+  $("#prev-mark").title = `Previous ${label} (Shift+←)`;
+  $("#next-mark").setAttribute("aria-label", `On to the next ${label}`);
+  $("#next-mark").title = `Next ${label} (Shift+→)`;
+  const events = (await api(`${base}/hands/${number}/replay`, { token })).events;
+  if (hand?.number !== number) return;
+  marks = events.map((event, k) => (event.type === milestone.type ? k : -1)).filter((k) => k > 0);
+  root.dataset.marks = marks.length;
+  syncControls();
+}
+
 async function chooseHand(number, at = 0) {
   stop();
   hand = hands.find((h) => h.number === number) || hands[hands.length - 1];
   steps = hand.steps;
+  marks = [];
   $("#hand-select").value = hand.number;
   const dealer = names.length ? ` · dealt by ${nameOf(hand.dealer)}` : "";
   $("#hand-info").textContent = `${hand.steps} steps${dealer} · ${hand.finished ? "finished: all hands face up" : "in play: your own hand only"}`;
   await go(at);
+  loadMarks(hand.number).catch(() => {});
 }
 
 async function showAudit() {
@@ -218,7 +218,8 @@ async function showAudit() {
   } catch {
     view = await api(base);
   }
-  $("#title").textContent = `Replay · Rummy${view.preset ? " · " + view.preset : ""} · ${id}`;
+  const name = gameModule(view.game)?.name ?? view.game;
+  $("#title").textContent = `Replay · ${name}${view.preset ? " · " + view.preset : ""} · ${id}`;
   if (view.status !== "finished") {
     badge.hidden = false;
     badge.className = "badge pending";
@@ -265,6 +266,8 @@ async function start() {
     stop();
     go(step + 1);
   });
+  $("#prev-mark").addEventListener("click", () => goMark(-1));
+  $("#next-mark").addEventListener("click", () => goMark(1));
   $("#last").addEventListener("click", () => {
     stop();
     go(steps);
@@ -283,7 +286,9 @@ async function start() {
   $("#hand-select").addEventListener("change", (event) => chooseHand(Number(event.target.value)));
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, textarea")) return;
-    if (event.key === "ArrowRight") go(step + 1);
+    if (event.key === "ArrowRight" && event.shiftKey) goMark(1);
+    else if (event.key === "ArrowLeft" && event.shiftKey) goMark(-1);
+    else if (event.key === "ArrowRight") go(step + 1);
     else if (event.key === "ArrowLeft") go(step - 1);
     else if (event.key === " ") {
       event.preventDefault();

@@ -1,0 +1,241 @@
+"""Spades on the same pages, in a real headless Chromium: create a pairs game against
+three bots from the lobby, look at the cards (they start face down: blind bids are
+allowed), bid, play all thirteen tricks by clicking cards, then step through the hand
+trick by trick in the replay viewer, checking what is shown against the API."""
+
+import time
+from typing import Any
+
+from tests.web.browsing import NEEDS_CHROMIUM, api_get, auth, screenshot
+
+pytestmark = NEEDS_CHROMIUM
+
+MY_TURN = """() => {
+    const t = document.querySelector('#table');
+    return t.dataset.status === 'finished'
+        || (t.dataset.myTurn === 'true' && t.dataset.busy !== 'true');
+}"""
+
+
+def wait_version(page, version: int) -> None:
+    page.wait_for_function(
+        """(v) => { const t = document.querySelector('#table');
+                   return Number(t.dataset.version) >= v && t.dataset.busy !== 'true'; }""",
+        arg=version,
+    )
+
+
+def click_and_wait(page, version: int, selector: str) -> None:
+    """One move by one click, then the page showing a newer version (or an error)."""
+    page.click(selector)
+    page.wait_for_function(
+        """(v) => { const t = document.querySelector('#table');
+                   const e = document.querySelector('#error');
+                   return (Number(t.dataset.version) > v && t.dataset.busy !== 'true')
+                       || (!e.hidden && e.textContent); }""",
+        arg=version,
+    )
+    error = page.locator("#error")
+    assert not error.is_visible() or not error.text_content(), error.text_content()
+
+
+def shown_table(page) -> dict[str, Any]:
+    return page.evaluate(
+        """() => ({
+            hand: [...document.querySelectorAll('#hand [data-card]')].map(c => c.dataset.card),
+            playable: [...document.querySelectorAll('#hand .playable')].map(c => c.dataset.card),
+            trick: Object.fromEntries([...document.querySelectorAll('#trick .trick-seat')].map(
+                s => [s.dataset.seat, s.querySelector('[data-card]')?.dataset.card ?? null])),
+            showing: document.querySelector('#trick').dataset.showing,
+            sides: [...document.querySelectorAll('#sides tbody tr')].map(
+                r => [...r.querySelectorAll('td')].map(d => d.textContent)),
+        })"""
+    )
+
+
+def check_trick(shown: dict[str, Any], state: dict[str, Any]) -> None:
+    """The trick area holds the trick in play, or the last one won when none is in play."""
+    cards = state["trick"] or (state["tricks"][-1]["cards"] if state["tricks"] else [])
+    expected = {str(seat): None for seat in range(state["players"])}
+    expected.update({str(seat): card for seat, card in cards})
+    assert shown["trick"] == expected
+
+
+def check_table(page, view: dict[str, Any]) -> None:
+    shown = shown_table(page)
+    assert shown["hand"] == view["you"]["hand"]  # in the server's order: trumps first
+    check_trick(shown, view)
+    scores = [row[2] for row in shown["sides"]]
+    assert scores == [str(score) for score in view["side_scores"]]
+
+
+def play_hand(page, client, game_id: str, token: str, deadline: float) -> dict[str, int]:
+    made = {"look": 0, "bid": 0, "play": 0}
+    refused_once = False
+    while True:
+        assert time.monotonic() < deadline, "the hand took too long"
+        view = api_get(client, f"/games/{game_id}", token)
+        if view["status"] == "finished":
+            wait_version(page, view["version"])
+            return made
+        if view["you"]["hand_hidden"]:
+            # Face down until we look: no card of ours is on the page.
+            wait_version(page, view["version"])
+            assert page.locator("#hand [data-card]").count() == 0
+            assert page.locator("#hand .card.back").count() == 13
+            click_and_wait(page, view["version"], "#look")
+            made["look"] += 1
+            continue
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        view = api_get(client, f"/games/{game_id}", token)
+        if view["status"] == "finished":
+            continue
+        wait_version(page, view["version"])
+        check_table(page, view)
+        legal = view["you"]["legal_moves"]
+        if view["phase"] == "bidding":
+            bids = sorted(m["tricks"] for m in legal if m["type"] == "bid" and not m.get("blind"))
+            shown = page.eval_on_selector_all(
+                "#bids button", "bs => bs.map(b => +b.dataset.tricks)"
+            )
+            assert shown == bids  # exactly the bids the server allows
+            assert page.locator("#blind-bids").count() == 0  # we looked: no blind bids
+            bid = 3 if 3 in bids else bids[-1]
+            click_and_wait(page, view["version"], f'#bids [data-tricks="{bid}"]')
+            made["bid"] += 1
+            assert f"bid {bid}" in page.text_content('#seats [data-seat="0"]')
+            continue
+        plays = [m["card"] for m in legal if m["type"] == "play"]
+        assert sorted(shown_table(page)["playable"]) == sorted(plays)
+        dim = [card for card in view["you"]["hand"] if card not in plays]
+        if dim and not refused_once:
+            # A card that may not be played: the engine's sentence, the table unchanged.
+            page.click(f'#hand [data-card="{dim[0]}"]')
+            page.wait_for_selector("#error:not([hidden])")
+            refused = client.post(
+                f"/games/{game_id}/moves",
+                json={"type": "play", "card": dim[0]},
+                headers=auth(token),
+            )
+            assert refused.status_code == 422
+            assert page.text_content("#error") == refused.get_json()["detail"]
+            assert api_get(client, f"/games/{game_id}", token)["version"] == view["version"]
+            refused_once = True
+        if made["play"] == 5:
+            screenshot(page, "spades-table-mid-hand")
+        card = plays[-1]
+        click_and_wait(page, view["version"], f'#hand [data-card="{card}"]')
+        made["play"] += 1
+        after = api_get(client, f"/games/{game_id}", token)
+        if after["status"] != "finished" and after["hand_number"] == view["hand_number"]:
+            wait_version(page, after["version"])
+            mine = dict(shown_table(page)["trick"])
+            assert card in mine.values() or card in {
+                c for t in after["tricks"] for _, c in t["cards"]
+            }
+
+
+def shown_replay(page) -> dict[str, Any]:
+    return page.evaluate(
+        """() => ({
+            step: Number(document.querySelector('#replay').dataset.step),
+            hands: [...document.querySelectorAll('[data-seat-hand]')].map(
+                s => [...s.querySelectorAll('[data-card]')].map(c => c.dataset.card)),
+            trick: Object.fromEntries([...document.querySelectorAll('#trick .trick-seat')].map(
+                s => [s.dataset.seat, s.querySelector('[data-card]')?.dataset.card ?? null])),
+            description: document.querySelector('#description').textContent,
+        })"""
+    )
+
+
+def wait_step(page, step: int) -> None:
+    page.wait_for_function(
+        """(k) => { const r = document.querySelector('#replay');
+                   return Number(r.dataset.step) === k && r.dataset.loading === 'false'; }""",
+        arg=step,
+    )
+
+
+def test_play_a_spades_hand_against_three_bots_then_replay_it_trick_by_trick(
+    page, live_server, web_app, bot_worker
+):
+    started = time.monotonic()
+    client = web_app.test_client()
+
+    # -- the lobby: Spades brings its presets, its options and four seats ----------------------
+    page.goto(live_server.url + "/")
+    page.select_option("#game", "spades")
+    page.wait_for_selector("#opt-max_hands")
+    assert page.eval_on_selector_all("#preset option", "os => os.map(o => o.value)") == [
+        "pairs",
+        "solo",
+        "suicide",
+        "whiz",
+        "mirror",
+    ]
+    assert page.locator("#seats .seat-row").count() == 4
+    assert page.locator("#opt-melds_per_turn").count() == 0  # Rummy's options are gone
+    page.fill("#seats .seat-row:nth-child(1) .seat-name", "ann")
+    for row, level in ((2, "strong"), (3, "greedy"), (4, "random")):
+        page.select_option(f"#seats .seat-row:nth-child({row}) .seat-bot", level)
+    page.fill("#opt-max_hands", "1")
+    page.select_option("#opt-set_scoring", "minus")
+    screenshot(page, "spades-lobby", phone_too=False)
+    page.click("#create")
+    page.wait_for_url("**/play/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    token = page.evaluate("(id) => localStorage.getItem('cardtrail.token.' + id)", game_id)
+    view = api_get(client, f"/games/{game_id}", token)
+    assert view["game"] == "spades" and view["preset"] == "pairs"
+    assert view["options"]["max_hands"] == 1 and view["options"]["set_scoring"] == "minus"
+    assert [s.get("name") or s.get("bot") for s in view["seats"]] == [
+        "ann",
+        "strong",
+        "greedy",
+        "random",
+    ]
+    page.wait_for_selector('#table[data-game="spades"]')
+    assert "Spades" in page.text_content("#title")
+
+    # -- the table: look, bid, and play thirteen tricks by clicks --------------------------------
+    made = play_hand(page, client, game_id, token, started + 120)
+    assert made == {"look": 1, "bid": 1, "play": 13}
+    final = api_get(client, f"/games/{game_id}", token)
+    assert final["status"] == "finished"
+    page.wait_for_selector("#game-over:not([hidden])")
+    assert "Hand 1:" in page.text_content("#game-over")
+    screenshot(page, "spades-table-game-over", phone_too=False)
+    events = api_get(client, f"/games/{game_id}/events?after=0")["events"]
+    players = {e["seat"] for e in events if e["type"] == "card_played"}
+    assert players == {0, 1, 2, 3}  # the bots played their own cards
+    log = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
+    assert any(line.startswith("ann played ") for line in log)
+
+    # -- the replay viewer: trick by trick ---------------------------------------------------
+    page.click("#replay-cta")
+    page.wait_for_url(f"**/replay/{game_id}*")
+    page.wait_for_selector('#replay[data-status="ready"]')
+    page.wait_for_selector('#replay[data-marks="13"]')
+    page.wait_for_selector('#audit[data-audit="ok"]')
+    steps = api_get(client, f"/games/{game_id}/hands")["hands"][0]["steps"]
+    raw = api_get(client, f"/games/{game_id}/hands/1/replay")["events"]
+    won = [k for k, event in enumerate(raw) if event["type"] == "trick_won"]
+    assert len(won) == 13
+    for trick, step in enumerate(won, start=1):
+        page.click("#next-mark")
+        wait_step(page, step)
+        answer = api_get(client, f"/games/{game_id}/hands/1/replay?step={step}")
+        shown = shown_replay(page)
+        state = answer["state"]
+        assert len(state["tricks"]) == trick
+        check_trick(shown, state)
+        assert shown["hands"] == state["hands"]  # face up, every seat
+        assert answer["event"]["description"] in shown["description"]
+        if trick == 7:
+            screenshot(page, "spades-replay")
+    page.click("#prev-mark")
+    wait_step(page, won[-2])
+    page.click("#last")
+    wait_step(page, steps)
+    assert page.locator("#hand-result:not([hidden])").count() == 1
+    assert page.js_errors == []
