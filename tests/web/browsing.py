@@ -1,6 +1,7 @@
 """What the browser tests share: Debian's chromium, window sizes, screenshots, API reads."""
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,3 +46,39 @@ def api_get(client, path: str, token: str | None = None) -> dict[str, Any]:
     response = client.get(path, headers=auth(token))
     assert response.status_code == 200, (path, response.get_json())
     return response.get_json()
+
+
+def wait_version(page, version: int) -> None:
+    """Until the table shows `version` or later, with no move of ours in flight."""
+    page.wait_for_function(
+        """(v) => { const t = document.querySelector('#table');
+                   return Number(t.dataset.version) >= v && t.dataset.busy !== 'true'; }""",
+        arg=version,
+    )
+
+
+def wait_step(page, step: int) -> None:
+    """Until the replay viewer shows step `step`, loaded."""
+    page.wait_for_function(
+        """(k) => { const r = document.querySelector('#replay');
+                   return Number(r.dataset.step) === k && r.dataset.loading === 'false'; }""",
+        arg=step,
+    )
+
+
+def click_move(page, before: int, clicks: str | Callable[[], None]) -> None:
+    """Make one move by clicks, then wait for the table to show a newer version (or an
+    error, which fails the test with its text)."""
+    if isinstance(clicks, str):
+        page.click(clicks)
+    else:
+        clicks()
+    page.wait_for_function(
+        """(v) => { const t = document.querySelector('#table');
+                   const e = document.querySelector('#error');
+                   return (Number(t.dataset.version) > v && t.dataset.busy !== 'true')
+                       || (!e.hidden && e.textContent); }""",
+        arg=before,
+    )
+    error = page.locator("#error")
+    assert not error.is_visible() or not error.text_content(), error.text_content()

@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from tests.web.browsing import NEEDS_CHROMIUM, PHONE, api_get, auth, screenshot
+from tests.web.browsing import (
+    NEEDS_CHROMIUM,
+    PHONE,
+    api_get,
+    auth,
+    click_move,
+    screenshot,
+    wait_step,
+    wait_version,
+)
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -28,33 +37,10 @@ def ui_version(page) -> int:
     return int(page.get_attribute("#table", "data-version"))
 
 
-def wait_version(page, version: int) -> None:
-    """Until the page shows `version` or later, with no request in flight."""
-    page.wait_for_function(
-        """(v) => { const t = document.querySelector('#table');
-                   return Number(t.dataset.version) >= v && t.dataset.busy !== 'true'; }""",
-        arg=version,
-    )
-
-
 def select(page, cards: list[str]) -> None:
     for card in cards:
         page.locator(f'#hand [data-card="{card}"]:not(.selected)').first.click()
     assert int(page.get_attribute("#table", "data-selected")) == len(cards)
-
-
-def click_move(page, before: int, clicks) -> None:
-    """Make one move by clicks, then wait for the page to show the new version."""
-    clicks()
-    page.wait_for_function(
-        """(v) => { const t = document.querySelector('#table');
-                   const e = document.querySelector('#error');
-                   return (Number(t.dataset.version) > v && t.dataset.busy !== 'true')
-                       || (!e.hidden && e.textContent); }""",
-        arg=before,
-    )
-    error = page.locator("#error")
-    assert not error.is_visible() or not error.text_content(), error.text_content()
 
 
 def card_value(card: str) -> int:
@@ -167,14 +153,6 @@ def shown_replay(page) -> dict[str, Any]:
                 cards: [...m.querySelectorAll('[data-card]')].map(c => c.dataset.card)})),
             description: document.querySelector('#description').textContent,
         })"""
-    )
-
-
-def wait_step(page, step: int) -> None:
-    page.wait_for_function(
-        """(k) => { const r = document.querySelector('#replay');
-                   return Number(r.dataset.step) === k && r.dataset.loading === 'false'; }""",
-        arg=step,
     )
 
 

@@ -6,7 +6,15 @@ trick by trick in the replay viewer, checking what is shown against the API."""
 import time
 from typing import Any
 
-from tests.web.browsing import NEEDS_CHROMIUM, api_get, auth, screenshot
+from tests.web.browsing import (
+    NEEDS_CHROMIUM,
+    api_get,
+    auth,
+    click_move,
+    screenshot,
+    wait_step,
+    wait_version,
+)
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -15,28 +23,6 @@ MY_TURN = """() => {
     return t.dataset.status === 'finished'
         || (t.dataset.myTurn === 'true' && t.dataset.busy !== 'true');
 }"""
-
-
-def wait_version(page, version: int) -> None:
-    page.wait_for_function(
-        """(v) => { const t = document.querySelector('#table');
-                   return Number(t.dataset.version) >= v && t.dataset.busy !== 'true'; }""",
-        arg=version,
-    )
-
-
-def click_and_wait(page, version: int, selector: str) -> None:
-    """One move by one click, then the page showing a newer version (or an error)."""
-    page.click(selector)
-    page.wait_for_function(
-        """(v) => { const t = document.querySelector('#table');
-                   const e = document.querySelector('#error');
-                   return (Number(t.dataset.version) > v && t.dataset.busy !== 'true')
-                       || (!e.hidden && e.textContent); }""",
-        arg=version,
-    )
-    error = page.locator("#error")
-    assert not error.is_visible() or not error.text_content(), error.text_content()
 
 
 def shown_table(page) -> dict[str, Any]:
@@ -83,7 +69,7 @@ def play_hand(page, client, game_id: str, token: str, deadline: float) -> dict[s
             wait_version(page, view["version"])
             assert page.locator("#hand [data-card]").count() == 0
             assert page.locator("#hand .card.back").count() == 13
-            click_and_wait(page, view["version"], "#look")
+            click_move(page, view["version"], "#look")
             made["look"] += 1
             continue
         page.wait_for_function(MY_TURN, timeout=30_000)
@@ -101,7 +87,7 @@ def play_hand(page, client, game_id: str, token: str, deadline: float) -> dict[s
             assert shown == bids  # exactly the bids the server allows
             assert page.locator("#blind-bids").count() == 0  # we looked: no blind bids
             bid = 3 if 3 in bids else bids[-1]
-            click_and_wait(page, view["version"], f'#bids [data-tricks="{bid}"]')
+            click_move(page, view["version"], f'#bids [data-tricks="{bid}"]')
             made["bid"] += 1
             assert f"bid {bid}" in page.text_content('#seats [data-seat="0"]')
             continue
@@ -124,7 +110,7 @@ def play_hand(page, client, game_id: str, token: str, deadline: float) -> dict[s
         if made["play"] == 5:
             screenshot(page, "spades-table-mid-hand")
         card = plays[-1]
-        click_and_wait(page, view["version"], f'#hand [data-card="{card}"]')
+        click_move(page, view["version"], f'#hand [data-card="{card}"]')
         made["play"] += 1
         after = api_get(client, f"/games/{game_id}", token)
         if after["status"] != "finished" and after["hand_number"] == view["hand_number"]:
@@ -145,14 +131,6 @@ def shown_replay(page) -> dict[str, Any]:
                 s => [s.dataset.seat, s.querySelector('[data-card]')?.dataset.card ?? null])),
             description: document.querySelector('#description').textContent,
         })"""
-    )
-
-
-def wait_step(page, step: int) -> None:
-    page.wait_for_function(
-        """(k) => { const r = document.querySelector('#replay');
-                   return Number(r.dataset.step) === k && r.dataset.loading === 'false'; }""",
-        arg=step,
     )
 
 
