@@ -40,36 +40,38 @@ def build_batches(
     deck: Sequence[str] | None = None,
     deck_source: str | None = None,
     max_moves: int = 3000,
+    game: str = "rummy",
 ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """The (command, events) batches of a whole game: the given seated `moves`, or random
-    legal ones from `rng`. `deck` deals hand 1 from that deck; `deck_source` overrides
-    what the creation event claims (a lying server)."""
+    """The (command, events) batches of a whole game of `game`: the given seated `moves`,
+    or random legal ones from `rng`. `deck` deals hand 1 from that deck; `deck_source`
+    overrides what the creation event claims (a lying server)."""
+    rules = games.get(game)
     seeds = list(client_seeds) if client_seeds is not None else [None] * players
-    resolved = GAME.resolve_options(preset, options, players)
+    resolved = rules.resolve_options(preset, options, players)
     dealer = resolved.first_dealer
     if dealer is None:
         dealer = table.first_dealer(table.seed_key(server_seed), players)
     source = deck_source or ("seed" if deck is None else "explicit")
-    created = GAME.created_event(resolved, players, dealer, source)
+    created = rules.created_event(resolved, players, dealer, source)
     created["seed_commitment"] = ledger.commitment(server_seed)
     key = ledger.deal_key(server_seed, seeds)
-    state = GAME.evolve(None, created)
-    deal = table.deal_command(GAME, state, key)
+    state = rules.evolve(None, created)
+    deal = table.deal_command(rules, state, key)
     if deck is not None:
         deal["deck"] = list(deck)
-    first = [created, table.players_seated(seeds), *GAME.decide(state, deal)]
+    first = [created, table.players_seated(seeds), *rules.decide(state, deal)]
     batches = [({"type": "create"}, first)]
-    state = table.fold(GAME, first)
+    state = table.fold(rules, first)
     queue = list(moves) if moves is not None else None
-    while not GAME.is_finished(state):
+    while not rules.is_finished(state):
         assert len(batches) < max_moves, "the game did not finish"
         if queue is not None:
             command = queue.pop(0)
         else:
-            seat = GAME.to_act(state)[0]
-            command = {**rng.choice(GAME.legal_moves(state, seat)), "seat": seat}
-        state, events = table.play(GAME, state, command, key)
-        if GAME.is_finished(state):
+            seat = rules.to_act(state)[0]
+            command = {**rng.choice(rules.legal_moves(state, seat)), "seat": seat}
+        state, events = table.play(rules, state, command, key)
+        if rules.is_finished(state):
             events = [*events, table.seed_revealed(server_seed)]
         # Through JSON, as the store keeps them.
         batches.append((command, json.loads(json.dumps(events))))
@@ -111,4 +113,4 @@ def parse(export_text: str) -> tuple[str, list[Line]]:
 
 
 def build_export(game_id: str = "offline-game", **kwargs: Any) -> str:
-    return text(game_id, chain(game_id, build_batches(**kwargs)))
+    return text(game_id, chain(game_id, build_batches(**kwargs)), kwargs.get("game", "rummy"))
