@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from bench import bot_bench, engine_bench, http_bench, service_bench
-from engine.tournament import run_tournament
+from engine.tournament import run_match, run_tournament
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
+SPADES_DEALS = 100  # 200 mirrored games: ~1.5 min here; the 95% interval is about ±0.065
+SPADES_DEALS_QUICK = 2
 
 
 def _bots(games: int) -> dict[str, Any]:
@@ -32,16 +34,47 @@ def _bots(games: int) -> dict[str, Any]:
     }
 
 
+def _spades(deals: int) -> dict[str, Any]:
+    """Strong against greedy, Spades pairs to 500, each deal played twice with the sides
+    swapped (`deals` deals, 2 × `deals` games): decision times and the win rate."""
+    started = time.perf_counter()
+    summary = run_match(["strong", "greedy"], deals, "bench", game_name="spades", preset="pairs")
+    elapsed = time.perf_counter() - started
+    strong = summary["bots"]["strong"]
+    low, high = strong["win_rate_ci95"]
+    return {
+        "s5_spades_strong_decision_p50_ms": round(strong["decision_ms_p50"], 3),
+        "s5_spades_strong_decision_p99_ms": round(strong["decision_ms_p99"], 3),
+        "s5_spades_strong_decision_cpu_p99_ms": round(strong["decision_cpu_ms_p99"], 3),
+        "spades_strong_decisions": strong["decisions"],
+        "spades_games": summary["games"],
+        "spades_hands": summary["hands"],
+        "spades_strong_win_rate": round(strong["win_rate"], 3),
+        "spades_strong_win_ci95": [round(low, 3), round(high, 3)],
+        "spades_strong_win_ci95_low": round(low, 3),
+        "spades_bot_hands_per_s": round(summary["hands"] / elapsed, 1),
+        "spades_match_s": round(elapsed, 1),
+    }
+
+
 def run(quick: bool, scale: bool) -> dict[str, Any]:
-    engine = engine_bench.run(rounds=2 if quick else 5, games_count=2 if quick else 6)
+    engine = engine_bench.run(
+        rounds=2 if quick else 5,
+        games_count=2 if quick else 6,
+        spades_deals=2 if quick else engine_bench.SPADES_LONG_HANDS,
+    )
+    spades = engine["spades"]
     figures: dict[str, Any] = {
         "engine_fold_events_per_s": round(engine["fold"]["events_per_s"]["best"]),
         "engine_random_hands_per_s": round(engine["hands"]["hands_per_s"]["best"], 1),
+        "engine_spades_fold_events_per_s": round(spades["fold"]["events_per_s"]["best"]),
+        "engine_spades_random_hands_per_s": round(spades["hands"]["hands_per_s"]["best"], 1),
     }
     figures.update(http_bench.run(2 if quick else 5, 4, 2))
     figures.update(service_bench.run())
     figures.update(bot_bench.run(15 if quick else 60))
     figures.update(_bots(4 if quick else 40))
+    figures.update(_spades(SPADES_DEALS_QUICK if quick else SPADES_DEALS))
     if scale:
         for workers in (1, 2, 4):
             result = http_bench.run(2 if quick else 5, 8, workers)
@@ -60,6 +93,11 @@ GOALS = [
     ("p5_strong_decision_p99_ms", "<=", 20.0, "P5 strong decision p99 ms"),
     ("p6_replay_over_read", "<=", 2.0, "P6 replay step ÷ state read"),
     ("p7_bot_hands_per_s", None, None, "P7 bot-vs-bot hands/s"),
+    ("s5_spades_strong_decision_p99_ms", "<=", 20.0, "Spades strong decision p99 ms (wall)"),
+    # judged on the lower bound of the 95% Wilson interval, not the point estimate
+    ("spades_strong_win_ci95_low", ">=", 0.6, "Spades strong beats greedy, 95% CI low"),
+    ("spades_strong_win_rate", None, None, "Spades strong win rate (point estimate)"),
+    ("spades_bot_hands_per_s", None, None, "Spades bot-vs-bot hands/s"),
 ]
 
 

@@ -8,14 +8,20 @@ Prints, from one run (so the ratios hold on a noisy shared machine):
   * baselines measured alongside: the same event list through a JSON round trip and
     through `copy.deepcopy` (events/s), and a trivial Python loop (iterations/s);
     with the ratios fold ÷ JSON round trip, fold ÷ deepcopy and hands/s per million
-    loop iterations/s.
+    loop iterations/s;
+  * spades: the same two figures for Spades, 4 players, pairs preset (fold of one long
+    seeded random game of `--spades-deals` hands; random hands/s over `--games` random
+    games, which run to the preset's 200-hand `max_hands` since random bids seldom
+    reach 500), with their own JSON and deepcopy baselines on the Spades events and
+    the same loop baseline. No goal is set for these.
 
 Times are CPU seconds of this process (`time.process_time`). Every round times each
 workload once, one after the other, so a round's ratios compare figures taken moments
 apart; each figure is reported as the best round (and the median), each ratio as the
 median of the rounds' ratios. Goals (issue 2): fold ≥ 200,000 events/s, ≥ 200 hands/s.
 
-    python -m bench.engine_bench [--rounds 7] [--games 6] [--deals 30] [--quick] [--json]
+    python -m bench.engine_bench [--rounds 7] [--games 6] [--deals 30] [--spades-deals 120]
+                                 [--quick] [--json]
 """
 
 import argparse
@@ -31,6 +37,8 @@ from engine import games, table
 from engine.random_play import play_random_game
 
 LONG_GAME = {"game_end": "deals", "deals": 30}  # pagat otherwise: ~10,000 events
+SPADES_LONG_HANDS = 120  # a random pairs game cut at 120 hands: ~9,000 events
+SPADES = {"name": "spades", "players": 4, "preset": "pairs"}
 FOLD_GOAL = 200_000
 HANDS_GOAL = 200
 LOOP_ITERATIONS = 1_000_000
@@ -45,9 +53,27 @@ def long_game_events(deals: int = LONG_GAME["deals"]) -> list[dict[str, Any]]:
     return events
 
 
-def _workloads(events: list[dict[str, Any]], games_count: int) -> dict[str, Callable[[], int]]:
+def spades_long_game_events(hands: int = SPADES_LONG_HANDS) -> list[dict[str, Any]]:
+    """Every event of one seeded random 4-player Spades pairs game cut at `hands` hands."""
+    _, events = play_random_game(
+        SPADES["name"],
+        SPADES["players"],
+        "bench:spades-long",
+        preset=SPADES["preset"],
+        options={"max_hands": hands},
+        rng=random.Random(1),
+    )
+    return events
+
+
+def _workloads(
+    events: list[dict[str, Any]],
+    games_count: int,
+    spades_events: list[dict[str, Any]],
+) -> dict[str, Callable[[], int]]:
     """name -> work returning how many units (events, hands, iterations) it did."""
     game = games.get("rummy")
+    spades = games.get(SPADES["name"])
 
     def fold() -> int:
         table.fold(game, events)
@@ -76,12 +102,41 @@ def _workloads(events: list[dict[str, Any]], games_count: int) -> dict[str, Call
             total += i
         return LOOP_ITERATIONS
 
+    def spades_fold() -> int:
+        table.fold(spades, spades_events)
+        return len(spades_events)
+
+    def spades_hands() -> int:
+        played = 0
+        for index in range(games_count):  # the same seeded games every round
+            state, _ = play_random_game(
+                SPADES["name"],
+                SPADES["players"],
+                f"bench:spades-hands:{index}",
+                preset=SPADES["preset"],
+                rng=random.Random(index),
+            )
+            played += state.hands_played
+        return played
+
+    def spades_json_roundtrip() -> int:
+        json.loads(json.dumps(spades_events))
+        return len(spades_events)
+
+    def spades_deepcopy() -> int:
+        copy.deepcopy(spades_events)
+        return len(spades_events)
+
     return {
         "fold": fold,
         "hands": hands,
         "json": json_roundtrip,
         "deepcopy": deepcopy,
         "loop": loop,
+        "spades_fold": spades_fold,
+        "spades_hands": spades_hands,
+        "spades_json": spades_json_roundtrip,
+        "spades_deepcopy": spades_deepcopy,
     }
 
 
@@ -106,26 +161,51 @@ def _ratio(numerators: list[float], denominators: list[float], scale: float = 1.
     return statistics.median(n / (d * scale) for n, d in zip(numerators, denominators, strict=True))
 
 
-def run(rounds: int = 7, games_count: int = 6, deals: int = LONG_GAME["deals"]) -> dict[str, Any]:
+def run(
+    rounds: int = 7,
+    games_count: int = 6,
+    deals: int = LONG_GAME["deals"],
+    spades_deals: int = SPADES_LONG_HANDS,
+) -> dict[str, Any]:
     """All figures of one run, JSON-ready."""
     events = long_game_events(deals)
-    hands_played = _workloads(events, games_count)["hands"]()  # also warms up
-    rates = _measure(_workloads(events, games_count), rounds)
+    spades_events = spades_long_game_events(spades_deals)
+    workloads = _workloads(events, games_count, spades_events)
+    hands_played = workloads["hands"]()  # also warms up
+    spades_hands_played = workloads["spades_hands"]()
+    rates = _measure(workloads, rounds)
     fold, hands = _figures(rates["fold"]), _figures(rates["hands"])
     return {
         "clock": "process CPU time",
         "rounds": rounds,
         "fold": {"events": len(events), "events_per_s": fold},
         "hands": {"games": games_count, "hands": hands_played, "hands_per_s": hands},
+        "spades": {
+            "players": SPADES["players"],
+            "preset": SPADES["preset"],
+            "fold": {"events": len(spades_events), "events_per_s": _figures(rates["spades_fold"])},
+            "hands": {
+                "games": games_count,
+                "hands": spades_hands_played,
+                "hands_per_s": _figures(rates["spades_hands"]),
+            },
+        },
         "baseline": {
             "json_roundtrip_events_per_s": _figures(rates["json"]),
             "deepcopy_events_per_s": _figures(rates["deepcopy"]),
             "loop_iterations_per_s": _figures(rates["loop"]),
+            "spades_json_roundtrip_events_per_s": _figures(rates["spades_json"]),
+            "spades_deepcopy_events_per_s": _figures(rates["spades_deepcopy"]),
         },
         "ratios": {
             "fold_per_json_roundtrip": _ratio(rates["fold"], rates["json"]),
             "fold_per_deepcopy": _ratio(rates["fold"], rates["deepcopy"]),
             "hands_per_s_per_mloop_per_s": _ratio(rates["hands"], rates["loop"], 1e-6),
+            "spades_fold_per_json_roundtrip": _ratio(rates["spades_fold"], rates["spades_json"]),
+            "spades_fold_per_deepcopy": _ratio(rates["spades_fold"], rates["spades_deepcopy"]),
+            "spades_hands_per_s_per_mloop_per_s": _ratio(
+                rates["spades_hands"], rates["loop"], 1e-6
+            ),
         },
         "goals": {
             "fold_events_per_s": FOLD_GOAL,
@@ -137,7 +217,7 @@ def run(rounds: int = 7, games_count: int = 6, deals: int = LONG_GAME["deals"]) 
 
 
 def _report(result: dict[str, Any]) -> str:
-    fold, hands = result["fold"], result["hands"]
+    fold, hands, spades = result["fold"], result["hands"], result["spades"]
     base, ratios, goals = result["baseline"], result["ratios"], result["goals"]
 
     def rate(figures: dict[str, float], unit: str) -> str:
@@ -164,6 +244,18 @@ def _report(result: dict[str, Any]) -> str:
             f"  fold ÷ json round trip       {ratios['fold_per_json_roundtrip']:.2f}",
             f"  fold ÷ deepcopy              {ratios['fold_per_deepcopy']:.2f}",
             f"  hands/s per Mloop/s          {ratios['hands_per_s_per_mloop_per_s']:.2f}",
+            f"spades, {spades['players']} players, {spades['preset']} preset (no goal)",
+            f"  fold    {rate(spades['fold']['events_per_s'], 'events/s')}  rebuilding a game "
+            f"of {spades['fold']['events']:,} events",
+            f"  hands   {rate(spades['hands']['hands_per_s'], 'hands/s ')}  random moves, "
+            f"{spades['hands']['hands']} hands in {spades['hands']['games']} games",
+            f"  json    {rate(base['spades_json_roundtrip_events_per_s'], 'events/s')}  "
+            "the Spades events through json.dumps + json.loads",
+            f"  copy    {rate(base['spades_deepcopy_events_per_s'], 'events/s')}  "
+            "the Spades events through copy.deepcopy",
+            f"  fold ÷ json round trip       {ratios['spades_fold_per_json_roundtrip']:.2f}",
+            f"  fold ÷ deepcopy              {ratios['spades_fold_per_deepcopy']:.2f}",
+            f"  hands/s per Mloop/s          {ratios['spades_hands_per_s_per_mloop_per_s']:.2f}",
         ]
     )
 
@@ -173,12 +265,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=7, help="timed rounds")
     parser.add_argument("--games", type=int, default=6, help="random games per hands round")
     parser.add_argument("--deals", type=int, default=LONG_GAME["deals"], help="long game deals")
+    parser.add_argument(
+        "--spades-deals", type=int, default=SPADES_LONG_HANDS, help="long Spades game hands"
+    )
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if args.quick:
-        args.rounds, args.games, args.deals = 2, 1, 2
-    result = run(rounds=args.rounds, games_count=args.games, deals=args.deals)
+        args.rounds, args.games, args.deals, args.spades_deals = 2, 1, 2, 2
+    result = run(
+        rounds=args.rounds,
+        games_count=args.games,
+        deals=args.deals,
+        spades_deals=args.spades_deals,
+    )
     print(json.dumps(result, indent=2) if args.json else _report(result))
 
 
