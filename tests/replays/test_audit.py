@@ -184,14 +184,14 @@ def check_flip(data: bytes, position: int, new_byte: int, line: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("preset", ["block", "pagat", "wrotham"])
-def test_flipping_any_single_byte_of_any_event_is_caught_and_names_that_event(exports, preset):
-    """Property over 300 random (line, byte, new value) per game, plus the edge cases."""
-    data = exports[preset].encode("utf-8")
+def sweep_flips(data: bytes, seed: str, flips: int, edge_lines: int) -> tuple[int, int]:
+    """`flips` random single-byte flips, each checked alone; then edge cases: the first
+    and last bytes of about `edge_lines` lines and of the last line, turned into a newline
+    (splits the line), a non-UTF-8 byte, a space and a brace. Returns (checked, skipped)."""
     spans = line_spans(data)
-    rng = random.Random(f"flip {preset}")
+    rng = random.Random(seed)
     checked = skipped = 0
-    for _ in range(300):
+    for _ in range(flips):
         line = rng.randrange(1, len(spans))  # line i of the file holds version i
         start, end = spans[line]
         position = rng.randint(start, end)  # the line's bytes and its b"\n"
@@ -200,15 +200,20 @@ def test_flipping_any_single_byte_of_any_event_is_caught_and_names_that_event(ex
             checked += 1
         else:
             skipped += 1
-    assert checked >= 295 and skipped <= 5
-    # Edge cases: the first and last bytes of some lines and of the last line, turned
-    # into a newline (splits the line), a non-UTF-8 byte, a space and a brace.
-    for line in [*range(1, len(spans), len(spans) // 8), len(spans) - 1]:
+    for line in [*range(1, len(spans), len(spans) // edge_lines), len(spans) - 1]:
         start, end = spans[line]
         for position in (start, end - 1, end):
             for new_byte in (0x0A, 0xFF, 0x20, 0x7B):
                 if new_byte != data[position]:
                     check_flip(data, position, new_byte, line)
+    return checked, skipped
+
+
+@pytest.mark.parametrize("preset", ["block", "pagat", "wrotham"])
+def test_flipping_any_single_byte_of_any_event_is_caught_and_names_that_event(exports, preset):
+    """Property over 300 random (line, byte, new value) per game, plus the edge cases."""
+    checked, skipped = sweep_flips(exports[preset].encode("utf-8"), f"flip {preset}", 300, 8)
+    assert checked >= 295 and skipped <= 5
 
 
 def test_a_flip_inside_the_hash_or_the_version_names_that_event(exports):

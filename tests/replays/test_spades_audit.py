@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from cardtrail.cli import main
 from engine import games, table
 from tests.replays.exports import Line, build_export, parse, rechain, text
-from tests.replays.test_audit import audit_bytes, check_flip, line_spans
+from tests.replays.test_audit import audit_bytes, line_spans, sweep_flips
 
 SPADES = games.get("spades")
 GAME_ID = "offline-spades"
@@ -118,25 +118,8 @@ def test_the_pairs_game_holds_looks_and_blind_bids(pairs):
 def test_flipping_a_single_byte_of_any_event_is_caught_and_names_that_event(exports, preset):
     """Property over 150 random (line, byte, new value) per game, plus the edge cases."""
     data = exports[preset].encode("utf-8")
-    spans = line_spans(data)
-    rng = random.Random(f"spades flip {preset}")
-    checked = skipped = 0
-    for _ in range(150):
-        line = rng.randrange(1, len(spans))  # line i of the file holds version i
-        start, end = spans[line]
-        position = rng.randint(start, end)
-        new_byte = data[position] ^ rng.randrange(1, 256)
-        if check_flip(data, position, new_byte, line):
-            checked += 1
-        else:
-            skipped += 1
+    checked, skipped = sweep_flips(data, f"spades flip {preset}", 150, 6)
     assert checked >= 146 and skipped <= 4
-    for line in [*range(1, len(spans), len(spans) // 6), len(spans) - 1]:
-        start, end = spans[line]
-        for position in (start, end - 1, end):
-            for new_byte in (0x0A, 0xFF, 0x20, 0x7B):
-                if new_byte != data[position]:
-                    check_flip(data, position, new_byte, line)
 
 
 # -- forgeries that recompute the whole chain ----------------------------------------------

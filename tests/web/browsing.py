@@ -82,3 +82,11 @@ def click_move(page, before: int, clicks: str | Callable[[], None]) -> None:
     )
     error = page.locator("#error")
     assert not error.is_visible() or not error.text_content(), error.text_content()
+
+
+# The table waits on us: our turn with no move in flight, or the game is over.
+MY_TURN_OR_OVER = """() => {
+    const t = document.querySelector('#table');
+    return t.dataset.status === 'finished'
+        || (t.dataset.myTurn === 'true' && t.dataset.busy !== 'true');
+}"""

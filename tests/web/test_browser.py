@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.web.browsing import (
+    MY_TURN_OR_OVER,
     NEEDS_CHROMIUM,
     PHONE,
     api_get,
@@ -25,12 +26,6 @@ pytestmark = NEEDS_CHROMIUM
 
 
 # -- the table ------------------------------------------------------------
-
-READY = """() => {
-    const t = document.querySelector('#table');
-    return t.dataset.status === 'finished'
-        || (t.dataset.myTurn === 'true' && t.dataset.busy !== 'true');
-}"""
 
 
 def ui_version(page) -> int:
@@ -80,7 +75,7 @@ def play_hand_by_clicks(page, client, game_id: str, token: str, deadline: float)
     shot = False
     while True:
         assert time.monotonic() < deadline, "the hand took too long"
-        page.wait_for_function(READY, timeout=30_000)
+        page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
         view = api_get(client, f"/games/{game_id}", token)
         if view["status"] == "finished":
             wait_version(page, view["version"])

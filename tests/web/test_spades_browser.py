@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from tests.web.browsing import (
+    MY_TURN_OR_OVER,
     NEEDS_CHROMIUM,
     api_get,
     auth,
@@ -17,12 +18,6 @@ from tests.web.browsing import (
 )
 
 pytestmark = NEEDS_CHROMIUM
-
-MY_TURN = """() => {
-    const t = document.querySelector('#table');
-    return t.dataset.status === 'finished'
-        || (t.dataset.myTurn === 'true' && t.dataset.busy !== 'true');
-}"""
 
 
 def shown_table(page) -> dict[str, Any]:
@@ -72,7 +67,7 @@ def play_hand(page, client, game_id: str, token: str, deadline: float) -> dict[s
             click_move(page, view["version"], "#look")
             made["look"] += 1
             continue
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
         view = api_get(client, f"/games/{game_id}", token)
         if view["status"] == "finished":
             continue
