@@ -212,3 +212,35 @@ def test_play_a_spades_hand_against_three_bots_then_replay_it_trick_by_trick(
     wait_step(page, steps)
     assert page.locator("#hand-result:not([hidden])").count() == 1
     assert page.js_errors == []
+
+
+def test_a_blind_nil_from_the_table_is_bid_face_down_then_the_cards_show(
+    page, live_server, web_app
+):
+    client = web_app.test_client()
+    seats = [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}, {"name": "di"}]
+    created = client.post(
+        "/games",
+        json={"game": "spades", "preset": "pairs", "options": {"first_dealer": 3}, "seats": seats},
+    ).get_json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(f"{live_server.url}/play/{game_id}#token={token}")
+    page.wait_for_selector('#table[data-my-turn="true"]')  # left of the dealer: ann bids first
+    assert page.locator("#hand [data-card]").count() == 0
+    assert page.locator("#hand .card.back").count() == 13
+    blind = page.eval_on_selector_all("#blind-bids button", "bs => bs.map(b => b.textContent)")
+    assert blind == ["Blind nil"] + [f"Blind {n}" for n in range(4, 14)]
+    assert "blind nil wins or loses 200" in page.text_content("#extra-actions")
+    assert page.locator("#bids").count() == 0  # no sighted bid before looking
+    version = api_get(client, f"/games/{game_id}", token)["version"]
+    click_move(page, version, '#blind-bids [data-tricks="0"]')
+    view = api_get(client, f"/games/{game_id}", token)
+    assert view["bids"][0] == {"tricks": 0, "blind": True}
+    assert not view["you"]["hand_hidden"]
+    wait_version(page, view["version"])
+    assert (
+        page.eval_on_selector_all("#hand [data-card]", "cs => cs.map(c => c.dataset.card)")
+        == (view["you"]["hand"])
+    )
+    assert "bid blind nil" in page.text_content('#seats [data-seat="0"]')
+    assert page.js_errors == []

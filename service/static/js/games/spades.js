@@ -164,6 +164,14 @@ function emptyHand(ctx) {
   );
 }
 
+/** What a blind bid risks, from the table's options. */
+function blindStakes(options, blind) {
+  const parts = [];
+  if (blind.some((m) => m.tricks === 0)) parts.push(`blind nil wins or loses ${options.blind_nil_bonus}`);
+  if (blind.some((m) => m.tricks > 0)) parts.push(`a blind bid adds ${options.blind_bid_bonus} when made and costs ${options.blind_bid_penalty} more when set`);
+  return parts.join("; ");
+}
+
 function drawActions(ctx, box, extra) {
   const view = ctx.view;
   const legal = ctx.legal();
@@ -192,7 +200,7 @@ function drawActions(ctx, box, extra) {
     }
     if (blind.length) {
       extra.append(
-        el("p", { class: "hint" }, "Or bid blind, before looking (a made blind bid scores double):"),
+        el("p", { class: "hint" }, `Or bid blind, before looking: ${blindStakes(view.options || {}, blind)}.`),
         el(
           "div",
           { class: "bids", id: "blind-bids", role: "group", "aria-label": "Blind bids" },
