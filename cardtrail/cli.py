@@ -35,11 +35,22 @@ def serve(host: str, port: int, data_dir: str, web_workers: int, bot_workers: in
 @main.command()
 @click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
 @click.option("--name", default=None, help="Worker name (default: RQ's).")
-def worker(burst: bool, name: str | None) -> None:
-    """Run an RQ worker that plays bot turns (REDIS_URL, or RQ_REDIS_URL for the queue)."""
-    from workers.run import run_worker
+@click.option(
+    "--queues",
+    default="turns,notify",
+    show_default=True,
+    help="turns (bot turns, deadlines, reminders), notify (webhook deliveries), or both, "
+    "in the order they are served.",
+)
+def worker(burst: bool, name: str | None, queues: str) -> None:
+    """Run an RQ worker (REDIS_URL, or RQ_REDIS_URL for the queue)."""
+    from workers.run import QUEUES, run_worker
 
-    run_worker(burst=burst, name=name)
+    chosen = [queue.strip() for queue in queues.split(",") if queue.strip()]
+    unknown = [queue for queue in chosen if queue not in QUEUES]
+    if unknown or not chosen:
+        raise click.BadParameter(f"choose from {', '.join(QUEUES)}", param_hint="--queues")
+    run_worker(burst=burst, name=name, queues=chosen)
 
 
 @main.command()

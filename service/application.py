@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from rq import Queue
 
 from engine import IllegalMove, InvalidOptions, games, ledger, table
 from engine.games import Game
 from service import keys, scripts
 from service.clock import Clock, split_options, turn_started
 from service.store import EventStore, VersionConflict
-from service.turns import TurnDispatcher
+from service.turns import NOTIFY_QUEUE, TurnDispatcher
 from service.webhooks import WebhookRefused, check_url, message, queue_messages
 
 SNAPSHOT_EVERY = 32  # fold at most this many events past the last snapshot
@@ -69,6 +70,7 @@ class GameService:
         self.redis = client
         self.turns = TurnDispatcher(queue_client or client, client)
         self.clock = Clock(self.turns.queue, client)
+        self.notify_queue = Queue(NOTIFY_QUEUE, connection=queue_client or client)
         self.store = EventStore(client)
         self.allow_preset_deck = allow_preset_deck
         self._join = client.register_script(scripts.JOIN)
@@ -617,7 +619,7 @@ class GameService:
             self.clock.started(game_id, started, ended, set(hooks), humans)
         if hooks:
             queue_messages(
-                self.turns.queue, hooks, self._messages(game_id, version, events, new_turns, hooks)
+                self.notify_queue, hooks, self._messages(game_id, version, events, new_turns, hooks)
             )
         if game.is_finished(state):
             self.redis.hset(keys.meta(game_id), "status", "finished")

@@ -39,10 +39,14 @@ def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[s
     }
 
 
-def start_bot_workers(count: int) -> list[subprocess.Popen]:
-    """RQ worker processes (see workers/run.py), sharing this process's REDIS_URL."""
-    command = [sys.executable, "-c", "from workers.run import run_worker; run_worker()"]
-    return [subprocess.Popen(command, start_new_session=True) for _ in range(count)]
+def start_workers(bot_workers: int) -> list[subprocess.Popen]:
+    """RQ worker processes (see workers/run.py), sharing this process's REDIS_URL:
+    `bot_workers` for bot turns and clocks, and one for webhook deliveries."""
+    code = "from workers.run import run_worker; run_worker(queues=[{!r}])"
+    return [
+        subprocess.Popen([sys.executable, "-c", code.format(queue)], start_new_session=True)
+        for queue in ["turns"] * bot_workers + ["notify"]
+    ]
 
 
 def run(
@@ -53,7 +57,7 @@ def run(
     if not os.environ.get("REDIS_URL"):
         embedded = EmbeddedRedis(Path(data_dir) / "redis", appendfsync="always").start()
         os.environ["REDIS_URL"] = embedded.url
-    bots = start_bot_workers(bot_workers)
+    bots = start_workers(bot_workers)
     print(
         f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})", flush=True
     )

@@ -13,6 +13,9 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 QUEUE = "cardtrail"
+# Webhook deliveries wait on their own queue, so a slow receiver never holds up a bot:
+# `cardtrail worker --queues turns` and `--queues notify` can run as separate processes.
+NOTIFY_QUEUE = "cardtrail-notify"
 BOT_TURN = "workers.jobs.play_bot_turn"
 WAITING_ON_BOTS = "cardtrail:bots:waiting"  # sorted set: game id -> since when
 TURN_JOBS = "cardtrail:bots:jobs"  # hash: game id -> "<version> <job id>" of the turn's job

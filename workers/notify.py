@@ -50,7 +50,7 @@ def remind(game_id: str, turn_version: int, seat: int) -> str:
         return "moved"
     hooks = service.webhooks(service.load(game_id).meta)
     queue_messages(
-        service.turns.queue,
+        service.notify_queue,
         hooks,
         [message(game_id, seat, "reminder", turn_version, deadline=turn["deadline"])],
     )

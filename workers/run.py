@@ -6,13 +6,20 @@ worker runs RQ's scheduler (deadlines and retries are scheduled jobs), and every
 few seconds, in RQ's own maintenance step, the reconciler re-enqueues lost bot
 turns and re-arms missing or overdue deadlines — so recovery does not wait for a
 dead worker's scheduler lock to expire. The standard command works too:
-`rq worker --with-scheduler -w workers.run.CardtrailWorker cardtrail`.
+`rq worker --with-scheduler -w workers.run.CardtrailWorker cardtrail cardtrail-notify`.
+
+A worker takes bot turns, deadlines and reminders from the `turns` queue and webhook
+deliveries from the `notify` queue; by default both, bot turns first. Run them as
+separate processes (`--queues turns`, `--queues notify`) and a receiver that answers
+slowly (up to the 5 s timeout, per attempt) never delays a bot's move.
 """
+
+from collections.abc import Sequence
 
 from rq import Queue, SimpleWorker
 
 from service.redis_server import queue_connection
-from service.turns import QUEUE
+from service.turns import NOTIFY_QUEUE, QUEUE
 from workers.connection import redis_url
 from workers.reconcile import reconcile
 
@@ -31,9 +38,16 @@ class CardtrailWorker(SimpleWorker):
         reconcile()
 
 
-def run_worker(burst: bool = False, name: str | None = None) -> None:
+QUEUES = {"turns": QUEUE, "notify": NOTIFY_QUEUE}
+
+
+def run_worker(
+    burst: bool = False, name: str | None = None, queues: Sequence[str] = tuple(QUEUES)
+) -> None:
     connection = queue_connection(redis_url())
     worker = CardtrailWorker(
-        [Queue(QUEUE, connection=connection)], connection=connection, name=name
+        [Queue(QUEUES[queue], connection=connection) for queue in queues],
+        connection=connection,
+        name=name,
     )
     worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")

@@ -1,12 +1,15 @@
 """docker-compose.yml cannot run here (no Docker engine), so this test starts the
-same processes by hand, with the commands read from the compose file itself:
-Redis with its AOF settings, the web app under gunicorn, and a game played over HTTP."""
+same processes by hand, with the commands read from the compose file itself: Redis
+with its AOF settings, the web app under gunicorn, the bot workers and the webhook
+notifier; then a game against a bot is played over HTTP with a webhook on the seat."""
 
+import contextlib
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -14,8 +17,10 @@ import redis
 import yaml
 
 from service.redis_server import redis_binary
+from tests.service.live import ALLOW_PRIVATE, Receiver, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
+COMPOSE_REDIS = "redis://redis:6379"
 
 
 def _free_port() -> int:
@@ -37,60 +42,103 @@ def _call(port, method, path, body=None, token=None):
         return response.status, json.loads(response.read())
 
 
+def _command(service: dict) -> list[str]:
+    """The service's command, its program taken from this environment's bin folder."""
+    command = list(service["command"])
+    command[0] = str(Path(sys.executable).with_name(command[0]))
+    return command
+
+
+def _environment(service: dict, redis_port: int) -> dict[str, str]:
+    env = {
+        name: value.replace(COMPOSE_REDIS, f"redis://127.0.0.1:{redis_port}")
+        for name, value in service["environment"].items()
+    }
+    # The receiver runs on localhost, which webhooks refuse unless allowed.
+    return {**env, ALLOW_PRIVATE: "1", "PATH": ""}
+
+
 def test_compose_services_run_as_declared(tmp_path):
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) >= {"redis", "web", "worker"}
+    assert set(services) == {"redis", "web", "worker", "notifier"}
     assert "--appendonly" in services["redis"]["command"]
+    assert services["worker"]["command"][-2:] == ["--queues", "turns"]
+    assert services["notifier"]["command"][-2:] == ["--queues", "notify"]
 
     redis_port, web_port = _free_port(), _free_port()
     redis_args = services["redis"]["command"][1:]
-    redis_proc = subprocess.Popen(
-        [redis_binary(), *redis_args, "--port", str(redis_port), "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-    )
-    web_cmd = [a for a in services["web"]["command"]]
+    processes = [
+        subprocess.Popen(
+            [redis_binary(), *redis_args, "--port", str(redis_port), "--dir", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+        )
+    ]
+    web_cmd = _command(services["web"])
     web_cmd[web_cmd.index("--bind") + 1] = f"127.0.0.1:{web_port}"
-    web_cmd[0] = str(Path(sys.executable).with_name(web_cmd[0]))
-    env_url = services["web"]["environment"]["REDIS_URL"].replace(
-        "redis://redis:6379", f"redis://127.0.0.1:{redis_port}"
-    )
-    web_proc = None
+    receiver = Receiver()
     try:
         client = redis.Redis(port=redis_port)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
+        wait_until(lambda: _ping(client), 10, "Redis")
         assert client.config_get("appendonly")["appendonly"] == "yes"
-        web_proc = subprocess.Popen(web_cmd, env={"REDIS_URL": env_url, "PATH": ""}, cwd=ROOT)
-        for _ in range(200):
-            try:
-                if _call(web_port, "GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.05)
-        status, created = _call(
-            web_port, "POST", "/games", {"seats": [{"name": "ann"}, {"name": "bob"}]}
+        processes.append(
+            subprocess.Popen(web_cmd, env=_environment(services["web"], redis_port), cwd=ROOT)
         )
+        replicas = services["worker"]["deploy"]["replicas"]
+        for name, count in (("worker", replicas), ("notifier", 1)):
+            for _ in range(count):
+                processes.append(
+                    subprocess.Popen(
+                        _command(services[name]),
+                        env=_environment(services[name], redis_port),
+                        cwd=ROOT,
+                        start_new_session=True,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )
+        wait_until(lambda: _healthy(web_port), 20, "the web app")
+
+        seats = [{"name": "ann", "webhook": receiver.url}, {"bot": "greedy"}]
+        options = {"first_dealer": 1}  # ann plays first
+        status, created = _call(web_port, "POST", "/games", {"seats": seats, "options": options})
         assert status == 201
-        tokens = [seat["token"] for seat in created["seats"]]
-        _, view = _call(web_port, "GET", f"/games/{created['id']}", token=tokens[0])
-        turn = view["turn"]
-        status, moved = _call(
-            web_port,
-            "POST",
-            f"/games/{created['id']}/moves",
-            {"type": "draw", "source": "stock"},
-            token=tokens[turn],
-        )
-        assert status == 200 and moved["version"] == created["version"] + 1
-        assert (tmp_path / "appendonly.aof").exists() or any(tmp_path.glob("appendonly*"))
+        game_id, token = created["id"], created["seats"][0]["token"]
+        base = f"/games/{game_id}"
+        for _ in range(2):  # ann draws, then discards
+            _, view = _call(web_port, "GET", base, token=token)
+            legal = view["you"]["legal_moves"]
+            move = next((m for m in legal if m["type"] == "discard"), legal[0])
+            assert _call(web_port, "POST", f"{base}/moves", move, token=token)[0] == 200
+        # The bot's reply, played by a worker started from the compose command.
+        wait_until(lambda: _call(web_port, "GET", base)[1]["turn"] == 0, 20, "the bot's turn")
+        # Ann's two your_turn messages, delivered by the notifier.
+        wait_until(lambda: len(receiver.messages("your_turn")) == 2, 20, "the notifier")
+        assert any(tmp_path.glob("appendonly*"))
     finally:
-        if web_proc:
-            web_proc.terminate()
-            web_proc.wait(10)
-        redis_proc.terminate()
-        redis_proc.wait(10)
+        receiver.close()
+        for proc in reversed(processes):
+            with contextlib.suppress(ProcessLookupError):
+                if os.getpgid(proc.pid) == proc.pid:  # a worker: its scheduler goes with it
+                    os.killpg(proc.pid, signal.SIGTERM)
+                else:
+                    proc.terminate()
+        for proc in processes:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _ping(client: redis.Redis) -> bool:
+    try:
+        return client.ping()
+    except redis.ConnectionError:
+        return False
+
+
+def _healthy(port: int) -> bool:
+    try:
+        return _call(port, "GET", "/health")[0] == 200
+    except OSError:
+        return False

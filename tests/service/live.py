@@ -25,7 +25,7 @@ from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 from rq.scheduler import RQScheduler
 
 from engine import games, table
-from service.turns import QUEUE
+from service.turns import NOTIFY_QUEUE, QUEUE
 from tests.service.helpers import auth
 from tests.service.test_workers import start_worker
 
@@ -53,9 +53,12 @@ class Workers:
         self.redis = redis_client
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, scheduler: bool = True, **env: str) -> subprocess.Popen:
-        """Start a worker; with `scheduler`, return once a worker's scheduler holds the lock."""
-        proc = start_worker(self.redis_url, **env)
+    def start(
+        self, scheduler: bool = True, queues: tuple[str, ...] = ("turns", "notify"), **env: str
+    ) -> subprocess.Popen:
+        """Start a worker on `queues`; with `scheduler`, return once a worker's scheduler
+        holds the lock of the turns queue."""
+        proc = start_worker(self.redis_url, queues, **env)
         self.procs.append(proc)
         if scheduler:
             wait_until(lambda: self.redis.exists(SCHEDULER_LOCK), 20, "the worker's scheduler")
@@ -73,10 +76,15 @@ class Workers:
 
 
 def queue_idle(redis_client, scheduled_too: bool = True) -> bool:
-    """Nothing queued or running (and, with `scheduled_too`, nothing scheduled)."""
-    queue = Queue(QUEUE, connection=redis_client)
-    idle = queue.count == 0 and StartedJobRegistry(queue=queue).count == 0
-    return idle and (not scheduled_too or ScheduledJobRegistry(queue=queue).count == 0)
+    """Nothing queued or running on either queue (and, with `scheduled_too`, nothing
+    scheduled: deadlines, reminders, delivery retries)."""
+    for name in (QUEUE, NOTIFY_QUEUE):
+        queue = Queue(name, connection=redis_client)
+        if queue.count or StartedJobRegistry(queue=queue).count:
+            return False
+        if scheduled_too and ScheduledJobRegistry(queue=queue).count:
+            return False
+    return True
 
 
 class Receiver:

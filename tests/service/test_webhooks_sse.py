@@ -10,8 +10,11 @@ import random
 import threading
 
 import pytest
+from rq import Queue
+from rq.registry import StartedJobRegistry
 from werkzeug.serving import make_server
 
+from service.turns import NOTIFY_QUEUE
 from service.webhooks import WebhookRefused
 from tests.service.helpers import (
     assert_problem,
@@ -135,11 +138,16 @@ def test_a_receiver_that_fails_twice_gets_the_message_once_it_succeeds(
     assert message["kind"] == "your_turn" and message["version"] == created["version"]
 
 
-def test_a_hanging_receiver_never_holds_up_a_move(client, workers, receivers, monkeypatch):
+def test_a_hanging_receiver_never_holds_up_a_move_or_a_bot(
+    client, workers, receivers, redis_client, monkeypatch
+):
+    """Deliveries wait on their own queue, served by their own worker: while the receiver
+    hangs, ann's moves are answered and the bot's turn is played by the turns worker."""
     monkeypatch.setenv(ALLOW_PRIVATE, "1")
     release = threading.Event()
     receiver = receivers(hold=release)
-    workers.start(**{ALLOW_PRIVATE: "1"})
+    workers.start(queues=("turns",))
+    workers.start(scheduler=False, queues=("notify",), **{ALLOW_PRIVATE: "1"})
     created = create_hooked(client, receiver.url)  # ann plays first
     game_id, token = created["id"], created["seats"][0]["token"]
     assert receiver.entered.wait(15), "the your_turn message never reached the receiver"
@@ -152,10 +160,24 @@ def test_a_hanging_receiver_never_holds_up_a_move(client, workers, receivers, mo
             )
             assert answer.status_code == 200, answer.get_json()
             assert not release.is_set() and not receiver.requests[0]["answered"]
-        assert view(client, game_id)["turn"] == 1  # her turn is over, the bot's is queued
+        # The bot's draw and discard, while the receiver still holds the first message.
+        wait_until(lambda: view(client, game_id)["turn"] == 0, 15, "the bot to play its turn")
+        assert not receiver.requests[0]["answered"]
+        # ...and the delivery is still in flight (on one queue the bot would have waited
+        # for it to time out first).
+        assert StartedJobRegistry(queue=Queue(NOTIFY_QUEUE, connection=redis_client)).count == 1
+        bot_moves = [
+            e
+            for e in client.get(f"/games/{game_id}/events").get_json()["events"]
+            if e.get("seat") == 1 and e["type"] in ("card_drawn", "discarded")
+        ]
+        assert len(bot_moves) >= 2
     finally:
         release.set()
     wait_until(lambda: receiver.requests[0]["answered"], 5, "the receiver to answer")
+    wait_until(lambda: queue_idle(redis_client), 15, "the deliveries to drain")
+    kinds = [m["kind"] for m in receiver.messages()]
+    assert kinds.count("your_turn") == 2  # the first, and ann's turn again after the bot
 
 
 def test_webhooks_to_private_addresses_are_refused_when_not_allowed(client, receivers, monkeypatch):

@@ -15,12 +15,14 @@ from engine import games, table
 from service.turns import TURN_JOBS, WAITING_ON_BOTS
 from tests.service.helpers import auth
 
-WORKER = "from workers.run import run_worker; run_worker()"
+WORKER = "from workers.run import run_worker; run_worker(queues={!r})"
 
 
-def start_worker(redis_url: str, **env: str) -> subprocess.Popen:
+def start_worker(
+    redis_url: str, queues: tuple[str, ...] = ("turns", "notify"), **env: str
+) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-c", WORKER],
+        [sys.executable, "-c", WORKER.format(list(queues))],
         env={**os.environ, "REDIS_URL": redis_url, **env},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
