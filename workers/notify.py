@@ -1,6 +1,7 @@
 """Webhook delivery and turn reminders, run by the workers."""
 
 import http.client
+import socket
 import time
 from urllib.parse import urlsplit
 
@@ -12,6 +13,19 @@ TIMEOUT_S = 5
 
 class DeliveryFailed(Exception):
     """The receiver did not answer 2xx; RQ retries the job with back-off."""
+
+
+class PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """TLS to the address that was checked, with the certificate verified against the
+    URL's host name: a DNS answer that changes after the check (rebinding) is never used."""
+
+    def __init__(self, host: str, address: str, port: int | None, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
 def deliver(url: str, secret: str, body: str) -> int:
@@ -27,9 +41,10 @@ def deliver(url: str, secret: str, body: str) -> int:
         "X-Cardtrail-Signature": sign(secret, timestamp, data),
         "Host": parts.netloc,
     }
+    # Connect to the address we checked, not whatever DNS answers next.
     if parts.scheme == "https":
-        conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=TIMEOUT_S)
-    else:  # connect to the address we checked, not whatever DNS answers next
+        conn = PinnedHTTPSConnection(parts.hostname, addresses[0], parts.port, TIMEOUT_S)
+    else:
         conn = http.client.HTTPConnection(addresses[0], parts.port or 80, timeout=TIMEOUT_S)
     try:
         path = parts.path or "/"
