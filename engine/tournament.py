@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "BotRecord",
     "GameRecord",
     "play_game",
+    "play_games",
     "run_match",
     "run_tournament",
     "seating",
@@ -48,6 +49,9 @@ PARTNERS_ACROSS = ((0, 2), (1, 3))  # the partnership layout engine.spades.match
 
 Bot = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 Progress = Callable[[int, int], None]
+# How the games of a match are played: `map` in this process by default; a caller may
+# pass a process pool's map (each game is independent, and its record the same anywhere).
+Mapper = Callable[[Callable[[tuple], "GameRecord"], Iterable[tuple]], Iterable["GameRecord"]]
 
 
 @dataclass
@@ -73,14 +77,9 @@ class GameRecord:
 
 
 def _bots_for(game: games.Game) -> Mapping[str, Bot]:
-    bots = getattr(game, "bots", None)
-    if bots:
-        return bots
-    if game.name == "rummy":
-        from engine.rummy.bots import BOTS
-
-        return BOTS
-    raise ValueError(f"{game.name} has no bots")
+    if not game.bots:
+        raise ValueError(f"{game.name} has no bots")
+    return game.bots
 
 
 def _check_bots(game: games.Game, names: Sequence[str]) -> None:
@@ -233,6 +232,35 @@ def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> dict[str, 
     }
 
 
+def _play_job(job: tuple) -> GameRecord:
+    return play_game(*job)
+
+
+def play_games(
+    names: Sequence[str],
+    seed: str,
+    deals: range,
+    rotations: int,
+    game_name: str,
+    preset: str | None,
+    options: dict[str, Any] | None,
+    progress: Progress | None = None,
+    mapper: Mapper = map,
+) -> list[GameRecord]:
+    """Every deal in `deals`, once per rotation, in that order (whatever `mapper` does)."""
+    jobs = [
+        (tuple(names), seed, index, rotation, game_name, preset, options)
+        for index in deals
+        for rotation in range(rotations)
+    ]
+    records = []
+    for record in mapper(_play_job, jobs):
+        records.append(record)
+        if progress is not None:
+            progress(len(records), len(jobs))
+    return records
+
+
 def run_tournament(
     names: Sequence[str],
     games_count: int,
@@ -242,6 +270,7 @@ def run_tournament(
     options: dict[str, Any] | None = None,
     progress: Progress | None = None,
     start: int = 0,
+    mapper: Mapper = map,
 ) -> dict[str, Any]:
     """Play deals start … start + games_count - 1, each once per seat rotation.
 
@@ -252,13 +281,10 @@ def run_tournament(
         raise ValueError("a tournament needs at least two bots")
     _check_bots(games.get(game_name), names)
     rotations = len(names)
-    total = games_count * rotations
-    records = []
-    for index in range(start, start + games_count):
-        for rotation in range(rotations):
-            records.append(play_game(names, seed, index, rotation, game_name, preset, options))
-            if progress is not None:
-                progress(len(records), total)
+    deals = range(start, start + games_count)
+    records = play_games(
+        names, seed, deals, rotations, game_name, preset, options, progress, mapper
+    )
     summary = summarize(names, records)
     summary.update(
         {
@@ -325,6 +351,7 @@ def run_match(
     preset: str | None = None,
     options: dict[str, Any] | None = None,
     progress: Progress | None = None,
+    mapper: Mapper = map,
 ) -> dict[str, Any]:
     """Bots `names` at this game, mirrored: what `cardtrail simulate --bots` runs.
 
@@ -338,7 +365,9 @@ def run_match(
     _check_bots(games.get(game_name), names)
     sides = seating(len(names), game_name, preset, options)
     if sides is None:
-        summary = run_tournament(names, games_count, seed, game_name, preset, options, progress)
+        summary = run_tournament(
+            names, games_count, seed, game_name, preset, options, progress, mapper=mapper
+        )
         summary["sides"] = None
         return summary
     from engine.spades.match import run_pairs_match
@@ -349,7 +378,15 @@ def run_match(
     if a == b:
         raise InvalidOptions("bots", "a partnership match needs two different bots")
     summary = run_pairs_match(
-        a, b, games_count, seed, preset, options, progress=progress, game_name=game_name
+        a,
+        b,
+        games_count,
+        seed,
+        preset,
+        options,
+        progress=progress,
+        game_name=game_name,
+        mapper=mapper,
     )
     summary["sides"] = [list(side) for side in PARTNERS_ACROSS]
     return summary

@@ -33,6 +33,7 @@ def run_pairs_match(
     start: int = 0,
     progress: Callable[[int, int], None] | None = None,
     game_name: str = "spades",
+    mapper: tournament.Mapper = map,
 ) -> dict[str, Any]:
     """Deals start … start + games_count - 1, each with the sides swapped: the figures
     per bot (its side's wins, a 95% Wilson interval, points per hand, decision times).
@@ -41,16 +42,10 @@ def run_pairs_match(
     1 & 3); `engine.tournament.run_match` checks that through the registry."""
     if a == b:
         raise ValueError("a pairs match needs two different bots")
-    names = pair_names(a, b)
-    records = []
-    total = 2 * games_count
-    for index in range(start, start + games_count):
-        for rotation in (0, 1):
-            records.append(
-                tournament.play_game(names, seed, index, rotation, game_name, preset, options)
-            )
-            if progress is not None:
-                progress(len(records), total)
+    deals = range(start, start + games_count)
+    records = tournament.play_games(
+        pair_names(a, b), seed, deals, 2, game_name, preset, options, progress, mapper
+    )
     summary = summarize_pairs(a, b, records)
     summary.update(
         {

@@ -90,3 +90,29 @@ def test_simulate_refuses_names_that_do_not_fit_the_game(preset, bots, expected)
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.output
     assert expected in result.output
+
+
+def _figures(summary: dict) -> dict:
+    """Everything but the clock: who won, hands, points, how many decisions."""
+    keep = ("games", "wins", "hands", "points_per_hand", "decisions")
+    bots = {
+        name: {key: value for key, value in figures.items() if key in keep}
+        for name, figures in summary["bots"].items()
+    }
+    return {"games": summary["games"], "hands": summary["hands"], "bots": bots}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--bots", "greedy,random", "--games", "4", "--preset", "block"],
+        ["--game", "spades", "--bots", "greedy,random", "--games", "2"],
+    ],
+)
+def test_simulate_with_worker_processes_gives_the_same_figures(args):
+    runner = CliRunner()
+    alone = runner.invoke(main, ["simulate", *args, "--seed", "par", "--json"])
+    pooled = runner.invoke(main, ["simulate", *args, "--seed", "par", "--json", "--workers", "2"])
+    assert alone.exit_code == 0 and pooled.exit_code == 0, (alone.output, pooled.output)
+    assert _figures(json.loads(pooled.output)) == _figures(json.loads(alone.output))
+    assert json.loads(alone.output)["games"] > 0
