@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import string
 import threading
 import time
 from collections import OrderedDict
@@ -56,8 +57,13 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+ID_ALPHABET = string.ascii_letters + string.digits
+
+
 def _new_id() -> str:
-    return secrets.token_urlsafe(9)
+    """12 letters and digits (71 bits): no "-" that a command line would take for an
+    option (`cardtrail replay -x…`), no "_" to misread in a URL."""
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
 
 
 class GameService:

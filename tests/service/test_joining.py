@@ -163,3 +163,13 @@ def test_the_view_is_read_by_token(client):
         response = client.get(f"/games/{game_id}", headers=auth(token))
         assert response.get_json()["you"]["seat"] == seat
         assert response.headers["ETag"] == f'"{response.get_json()["version"]}"'
+
+
+def test_game_ids_are_letters_and_digits(client):
+    """An id never starts with "-" (a command line would take it for an option)."""
+    ids = {
+        client.post("/games", json={"seats": [{"name": "a"}, {"name": "b"}]}).get_json()["id"]
+        for _ in range(40)
+    }
+    assert len(ids) == 40
+    assert all(len(game_id) == 12 and game_id.isalnum() and game_id.isascii() for game_id in ids)
