@@ -288,6 +288,11 @@ def nil_risk(deck: _Deck, hand: list[int]) -> float:
 
 
 NIL_RISK = 0.55  # bid nil below this risk (measured: about 85% of such nils succeed)
+# A blind nil (±200, cards unseen) is a losing bet on average; the strong bot makes it only
+# when its side is this far behind and the leader this close to the target: the game is
+# likely lost anyway, and 200 points is the way back.
+BLIND_NIL_DEFICIT = 200
+BLIND_NIL_DANGER = 150
 SUICIDE_NIL_RISK = 1.2  # in Suicide one partner must bid nil: the first takes it more readily
 
 
@@ -824,15 +829,34 @@ def _bid_strong(view: dict[str, Any], options: Options, moves: list[Command]) ->
     return {"type": "bid", "tricks": min(positive, key=lambda t: (abs(t - bid), t))}
 
 
+def _desperate(view: dict[str, Any], options: Options) -> bool:
+    """Far behind, with another side about to win: worth a blind nil."""
+    me = view["you"]["seat"]
+    ours = next(index for index, side in enumerate(view["sides"]) if me in side)
+    scores = view["side_scores"]
+    leader = max(score for index, score in enumerate(scores) if index != ours)
+    return (
+        leader >= options.target_score - BLIND_NIL_DANGER
+        and leader - scores[ours] >= BLIND_NIL_DEFICIT
+    )
+
+
 def choose_strong(
     view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random
 ) -> Command:
     """The thinker: a trick-probability bidding model and Monte Carlo card play."""
     you = view["you"]
     moves = _by_type(you["legal_moves"])
-    if "look" in moves and view["turn"] == you["seat"]:
-        return {"type": "look"}
     options = _options(view)
+    if "look" in moves and view["turn"] == you["seat"]:
+        blind_nil = {"type": "bid", "tricks": 0, "blind": True}
+        partner = next((s for s in view["sides"] if you["seat"] in s and len(s) > 1), None)
+        partner_nil = partner and any(
+            view["bids"][s] and view["bids"][s]["tricks"] == 0 for s in partner
+        )
+        if blind_nil in moves.get("bid", []) and not partner_nil and _desperate(view, options):
+            return blind_nil
+        return {"type": "look"}
     if "bid" in moves:
         return _bid_strong(view, options, moves["bid"])
     play = _Play(view, options, rng)

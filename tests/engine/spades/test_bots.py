@@ -171,3 +171,28 @@ def test_run_match_is_the_pairs_match_for_two_names():
     for name in ("greedy", "random"):
         for key in ("games", "wins", "hands", "points_per_hand", "decisions"):
             assert match["bots"][name][key] == pairs["bots"][name][key]
+
+
+def _first_bidder_view(scores: list[int], partner_bid: dict | None = None) -> dict:
+    """Seat 0 to bid first, its cards unseen (pairs: blind bids allowed); the side scores
+    as given (a bot decides from the view alone, so the view is all it needs)."""
+    state, _ = table.new_game("spades", 4, b"blind nil" * 4, "pairs", {"first_dealer": 3})
+    view = GAME.view(state, 0)
+    view["side_scores"] = scores
+    view["scores"] = [scores[seat % 2] for seat in range(4)]
+    if partner_bid is not None:
+        view["bids"][2] = partner_bid
+    return view
+
+
+def test_the_strong_bot_bids_blind_nil_only_when_far_behind_a_leader_near_the_target():
+    strong = BOTS["strong"]
+    blind_nil = {"type": "bid", "tricks": 0, "blind": True}
+    assert strong(_first_bidder_view([120, 410]), [], random.Random(0)) == blind_nil
+    assert strong(_first_bidder_view([120, 250]), [], random.Random(0)) == {"type": "look"}
+    assert strong(_first_bidder_view([300, 410]), [], random.Random(0)) == {"type": "look"}
+    assert strong(_first_bidder_view([0, 0]), [], random.Random(0)) == {"type": "look"}
+    # Never two nils on one side.
+    partner_nil = {"tricks": 0, "blind": False}
+    view = _first_bidder_view([120, 410], partner_nil)
+    assert strong(view, [], random.Random(0)) == {"type": "look"}
