@@ -94,7 +94,7 @@ class Join(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(schemas.MoveRequest)
+    @blp.arguments(schemas.MoveRequest())  # an instance: not built again for every move
     @blp.response(200, schemas.EventsOut)
     @blp.doc(
         security=[{"bearerAuth": []}],

@@ -288,19 +288,23 @@ class GameService:
         """The game's state now: cached state (or snapshot) plus the events since, folded."""
         with self._cache_lock:
             cached = self._cache.get(game_id)
+        # One round trip when the state is cached: the meta and the events since.
         pipe = self.redis.pipeline(transaction=False)
         pipe.hgetall(keys.meta(game_id))
         if cached is None:
             pipe.hgetall(keys.snapshot(game_id))
-        meta_raw, *rest = pipe.execute()
+        else:
+            self.store.read_records_in(pipe, game_id, after=cached[0])
+        meta_raw, rest = pipe.execute()
         meta = self._decode_meta(game_id, meta_raw)
         game = games.get(meta["game"])
         if cached is not None:
             version, state, last_hash = cached
+            records = self.store.parse_records(rest)
         else:
-            snapshot = self.store.decode_snapshot(rest[0], game.rules_version)
+            snapshot = self.store.decode_snapshot(rest, game.rules_version)
             version, state, last_hash = snapshot or (0, None, ledger.chain_start(game_id))
-        records = self.store.records(game_id, after=version)
+            records = self.store.records(game_id, after=version)
         state = table.fold(game, (record.event for record in records), state)
         if records:
             version, last_hash = records[-1].version, records[-1].hash
@@ -612,7 +616,10 @@ class GameService:
         version = base_version + len(events)
         seats = self.seats(meta)
         hooks = self.webhooks(meta)
-        self.turns.after_append(game_id, version, self.turns.bots_to_act(seats, game.to_act(state)))
+        waited = before is not None and self.turns.bots_to_act(seats, game.to_act(before))
+        self.turns.after_append(
+            game_id, version, self.turns.bots_to_act(seats, game.to_act(state)), bool(waited)
+        )
         if self.clock_options(meta):
             started = [
                 (base_version + index + 1, event)

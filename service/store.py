@@ -119,6 +119,16 @@ class EventStore:
         """Log entries after version `after` (and up to `upto`), with commands and hashes."""
         end = "+" if upto is None else f"0-{upto}"
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end)
+        return self.parse_records(entries)
+
+    @staticmethod
+    def read_records_in(pipe: redis.client.Pipeline, game_id: str, after: int) -> None:
+        """Queue the read of the entries after `after` on `pipe` (one round trip with the
+        caller's other reads); `parse_records` turns the answer into records."""
+        pipe.xrange(keys.events(game_id), f"(0-{after}", "+")
+
+    @staticmethod
+    def parse_records(entries: list[tuple[bytes, dict[bytes, bytes]]]) -> list[Record]:
         return [_record(entry_id, fields) for entry_id, fields in entries]
 
     def read_raw(self, game_id: str, after: int = 0) -> list[tuple[int, bytes]]:

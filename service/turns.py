@@ -34,8 +34,14 @@ class TurnDispatcher:
     def bots_to_act(self, seats_info: list[dict], to_act: list[int]) -> list[int]:
         return [seat for seat in to_act if seats_info[seat].get("bot")]
 
-    def after_append(self, game_id: str, version: int, bot_seats: list[int]) -> None:
+    def after_append(
+        self, game_id: str, version: int, bot_seats: list[int], waited: bool = True
+    ) -> None:
+        """Enqueue the turn of a bot now to act; else forget the game was waiting on one
+        (when it `waited` before this append: a human's move after a human's needs nothing)."""
         if not bot_seats:
+            if not waited:
+                return
             pipe = self.redis.pipeline(transaction=False)
             pipe.zrem(WAITING_ON_BOTS, game_id)
             pipe.hdel(TURN_JOBS, game_id)
