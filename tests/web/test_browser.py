@@ -5,6 +5,7 @@ moves arrive through the page's long-poll), then step through the hand in the re
 viewer and check the cards shown against the API. Screenshots go to test-artifacts/.
 """
 
+import random
 import time
 from typing import Any
 
@@ -283,4 +284,62 @@ def test_resigning_from_the_table_ends_the_game(page, live_server, web_app, game
     page.wait_for_selector("#game-over:not([hidden])")
     final = api_get(client, f"/games/{game_id}")
     assert final["status"] == "finished" and 0 not in final["result"]["winners"]
+    assert page.js_errors == []
+
+
+def _play_until_hand_two(client, game_id: str, tokens: list[str]) -> dict:
+    """Random legal moves for every seat over the API until the second hand is dealt."""
+    rng = random.Random(7)
+    for _ in range(5000):
+        table = api_get(client, f"/games/{game_id}")
+        if table["hand_number"] >= 2:
+            return table
+        token = tokens[table["turn"]]
+        move = rng.choice(api_get(client, f"/games/{game_id}", token)["you"]["legal_moves"])
+        answer = client.post(f"/games/{game_id}/moves", json=move, headers=auth(token))
+        assert answer.status_code == 200, answer.get_json()
+    raise AssertionError("hand 2 never came")
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options", "heading"),
+    [
+        ("rummy", 2, {"game_end": "deals", "deals": 2}, "Cards left"),
+        ("spades", 4, {"max_hands": 2}, "Bid and tricks"),
+    ],
+)
+def test_the_result_of_a_hand_shows_between_hands(
+    page, live_server, web_app, game, players, options, heading
+):
+    client = web_app.test_client()
+    seats = [{"name": name} for name in ("ann", "bob", "cy", "di")[:players]]
+    created = client.post(
+        "/games", json={"game": game, "options": options, "seats": seats}
+    ).get_json()
+    game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    table = _play_until_hand_two(client, game_id, tokens)
+    result = table["last_hand"]
+    page.goto(f"{live_server.url}/play/{game_id}#token={tokens[0]}")
+    panel = page.locator("#hand-result")
+    panel.wait_for(state="visible")
+    names = ["ann (you)", "bob", "cy", "di"]
+    headline = page.text_content("#hand-result h2")
+    if game == "spades":  # "Hand 1: ann (you) & cy +40, bob & di -20."
+        assert headline.startswith("Hand 1: ann (you) & cy")
+    elif result["winner"] is not None:
+        assert headline.startswith(f"{names[result['winner']]} went out")
+    assert heading in page.text_content("#hand-result thead")
+    # Each row's total, read in the column headed "Total".
+    totals = page.evaluate(
+        """() => {
+            const heads = [...document.querySelectorAll('#hand-result thead th')];
+            const column = heads.findIndex(h => h.textContent === 'Total');
+            return [...document.querySelectorAll('#hand-result tbody tr')].map(
+                r => r.children[column].textContent);
+        }"""
+    )
+    expected = result["side_scores"] if game == "spades" else result["scores"]
+    assert totals == [str(score) for score in expected]
+    page.click("#hand-result button")
+    panel.wait_for(state="hidden")
     assert page.js_errors == []
