@@ -22,7 +22,7 @@ class HandSpan:
     number: int
     dealer: int
     first_version: int  # the hand_dealt event
-    last_version: int  # its hand_ended event, or the newest event while in play
+    last_version: int  # its hand_ended (or game_ended) event, or the newest event while in play
     finished: bool
     result: dict[str, Any] | None
 
@@ -49,10 +49,12 @@ def hand_spans(events: Sequence[dict[str, Any]]) -> list[HandSpan]:
     for version, event in enumerate(events, start=1):
         if event["type"] == "hand_dealt":
             current = {"number": event["hand"], "dealer": event["dealer"], "first": version}
-        elif event["type"] == "hand_ended" and current is not None:
+        elif event["type"] in ("hand_ended", "game_ended") and current is not None:
+            # A game can end inside a hand (a forfeit): that hand is over too, with no result.
+            result = event if event["type"] == "hand_ended" else None
             spans.append(
                 HandSpan(
-                    current["number"], current["dealer"], current["first"], version, True, event
+                    current["number"], current["dealer"], current["first"], version, True, result
                 )
             )
             current = None

@@ -438,7 +438,7 @@ class GameService:
             self.store.wait(game_id, after, wait)
         loaded = self.load(game_id)
         events = self.store.read(game_id, after=after, upto=loaded.version)
-        names = self.seat_names(meta)
+        names = self.seat_names(loaded.meta)  # read after the wait: a seat may have filled
         shown = [
             self.shown_event(loaded.game, event, seat, loaded.state, after + index + 1, names)
             for index, event in enumerate(events)
@@ -454,14 +454,13 @@ class GameService:
         meta = self._meta(game_id)
         seat = self.seat_of(game_id, token, meta)
 
-        names = self.seat_names(meta)
-
         def stream():
             last = after
             deadline = time.monotonic() + seconds
             yield "retry: 2000\n\n"
             while time.monotonic() < deadline:
                 loaded = self.load(game_id)
+                names = self.seat_names(loaded.meta)
                 records = self.store.records(game_id, after=last, upto=loaded.version)
                 for record in records:
                     shown = self.shown_event(

@@ -43,10 +43,16 @@ def start_workers(bot_workers: int) -> list[subprocess.Popen]:
     """RQ worker processes (see workers/run.py), sharing this process's REDIS_URL:
     `bot_workers` for bot turns and clocks, and one for webhook deliveries."""
     code = "from workers.run import run_worker; run_worker(queues=[{!r}])"
-    return [
-        subprocess.Popen([sys.executable, "-c", code.format(queue)], start_new_session=True)
-        for queue in ["turns"] * bot_workers + ["notify"]
-    ]
+    started: list[subprocess.Popen] = []
+    try:
+        for queue in ["turns"] * bot_workers + ["notify"]:
+            command = [sys.executable, "-c", code.format(queue)]
+            started.append(subprocess.Popen(command, start_new_session=True))
+    except OSError:
+        for proc in started:
+            proc.kill()
+        raise
+    return started
 
 
 def run(
@@ -57,11 +63,13 @@ def run(
     if not os.environ.get("REDIS_URL"):
         embedded = EmbeddedRedis(Path(data_dir) / "redis", appendfsync="always").start()
         os.environ["REDIS_URL"] = embedded.url
-    bots = start_workers(bot_workers)
-    print(
-        f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})", flush=True
-    )
+    bots: list[subprocess.Popen] = []
     try:
+        bots = start_workers(bot_workers)
+        print(
+            f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})",
+            flush=True,
+        )
         _Gunicorn(gunicorn_options(host, port, workers, threads)).run()
     finally:
         for proc in bots:

@@ -24,8 +24,8 @@ web = Blueprint(
 )
 
 
-# The games whose tables the table page knows how to draw (the replay viewer is generic):
-# a list kept beside the page's scripts, since drawing a table is the page's business.
+# The games the pages know how to draw (each has a module in static/js/games/): a list
+# kept beside the pages' scripts, since drawing a game is the pages' business.
 TABLE_GAMES = tuple(json.loads((Path(__file__).parent / "static" / "tables.json").read_text()))
 
 

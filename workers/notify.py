@@ -2,6 +2,7 @@
 
 import http.client
 import socket
+import ssl
 import time
 from urllib.parse import urlsplit
 
@@ -19,7 +20,7 @@ class PinnedHTTPSConnection(http.client.HTTPSConnection):
     """TLS to the address that was checked, with the certificate verified against the
     URL's host name: a DNS answer that changes after the check (rebinding) is never used."""
 
-    def __init__(self, host: str, address: str, port: int | None, timeout: float) -> None:
+    def __init__(self, host: str, address: str, port: int, timeout: float) -> None:
         super().__init__(host, port, timeout=timeout)
         self.address = address
 
@@ -28,10 +29,20 @@ class PinnedHTTPSConnection(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
+def _connection(scheme: str, host: str, address: str, port: int) -> http.client.HTTPConnection:
+    if scheme == "https":
+        return PinnedHTTPSConnection(host, address, port, TIMEOUT_S)
+    return http.client.HTTPConnection(address, port, timeout=TIMEOUT_S)
+
+
 def deliver(url: str, secret: str, body: str) -> int:
-    """POST one signed message; raises (so RQ retries) unless the receiver answers 2xx."""
+    """POST one signed message; raises (so RQ retries) unless the receiver answers 2xx.
+
+    The connection goes to an address that was checked just now (in DNS's order, the
+    next one when one cannot be reached), never to whatever DNS answers next."""
     addresses = check_url(url)  # again at send time: DNS may have changed since registration
     parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
     data = body.encode()
     timestamp = str(int(time.time()))
     headers = {
@@ -41,20 +52,26 @@ def deliver(url: str, secret: str, body: str) -> int:
         "X-Cardtrail-Signature": sign(secret, timestamp, data),
         "Host": parts.netloc,
     }
-    # Connect to the address we checked, not whatever DNS answers next.
-    if parts.scheme == "https":
-        conn = PinnedHTTPSConnection(parts.hostname, addresses[0], parts.port, TIMEOUT_S)
-    else:
-        conn = http.client.HTTPConnection(addresses[0], parts.port or 80, timeout=TIMEOUT_S)
-    try:
-        path = parts.path or "/"
-        conn.request("POST", path + (f"?{parts.query}" if parts.query else ""), data, headers)
-        status = conn.getresponse().status
-    finally:
-        conn.close()
-    if not 200 <= status < 300:
-        raise DeliveryFailed(f"{url} answered {status}")
-    return status
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    unreachable: list[str] = []
+    for address in addresses:
+        conn = _connection(parts.scheme, parts.hostname, address, port)
+        try:
+            try:
+                conn.connect()
+            except ssl.SSLError:
+                raise  # the receiver answered with the wrong certificate: no other address
+            except OSError as error:
+                unreachable.append(f"{address}: {error}")
+                continue
+            conn.request("POST", path, data, headers)
+            status = conn.getresponse().status
+        finally:
+            conn.close()
+        if not 200 <= status < 300:
+            raise DeliveryFailed(f"{url} answered {status}")
+        return status
+    raise DeliveryFailed(f"{url}: no address could be reached ({'; '.join(unreachable)})")
 
 
 def remind(game_id: str, turn_version: int, seat: int) -> str:

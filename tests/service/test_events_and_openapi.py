@@ -98,3 +98,25 @@ def test_a_long_poll_longer_than_the_clients_default_timeout_answers_empty(clien
     answer = client.get(f"/games/{created['id']}/events?after={version}&wait=6")
     assert answer.status_code == 200
     assert answer.get_json()["events"] == []
+
+
+def test_a_long_poll_names_a_player_who_sat_down_while_it_waited(app, client):
+    created = client.post(
+        "/games",
+        json={"options": {"first_dealer": 1}, "seats": [{"name": "ann"}, {"open": True}]},
+    ).get_json()
+    game_id, version = created["id"], created["version"]
+    answer = {}
+
+    def poll():
+        response = app.test_client().get(f"/games/{game_id}/events?after={version}&wait=5")
+        answer["events"] = response.get_json()["events"]
+
+    thread = threading.Thread(target=poll)
+    thread.start()
+    time.sleep(0.3)
+    joined = client.post(f"/games/{game_id}/join", json={"name": "zed"})
+    assert joined.status_code == 201, joined.get_json()
+    thread.join(10)
+    dealt = next(e for e in answer["events"] if e["type"] == "hand_dealt")
+    assert dealt["description"] == "Hand 1 was dealt by zed."

@@ -460,3 +460,21 @@ def test_cardtrail_replay_prints_a_hands_steps(client, redis_client, redis_url, 
     assert missing.exit_code == 1 and "hand_not_found" in missing.output
     monkeypatch.delenv("REDIS_URL")
     assert runner.invoke(main, ["replay", game_id]).exit_code == 2
+
+
+@pytest.mark.parametrize("game", ["rummy", "spades"])
+def test_a_hand_cut_short_by_a_resignation_replays_face_up_to_anyone(client, game):
+    """A forfeit ends the game inside a hand: that hand is over, face up, with no result."""
+    seats = [{"name": name} for name in ("ann", "bob", "cy", "di")[: 4 if game == "spades" else 2]]
+    created = client.post("/games", json={"game": game, "seats": seats}).get_json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    answer = client.post(f"/games/{game_id}/moves", json={"type": "forfeit"}, headers=auth(token))
+    assert answer.status_code == 200, answer.get_json()
+    [hand] = client.get(f"/games/{game_id}/hands").get_json()["hands"]
+    assert hand["finished"] and hand["result"] is None
+    last = client.get(f"/games/{game_id}/hands/1/replay?step={hand['steps']}")  # a spectator
+    assert last.status_code == 200, last.get_json()
+    body = last.get_json()
+    assert body["face_up"] and body["event"]["type"] == "game_ended"
+    dealt = sum(len(cards) for cards in body["state"]["hands"])
+    assert dealt == (52 if game == "spades" else 20)  # nobody played a card: all still held

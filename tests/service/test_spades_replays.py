@@ -21,7 +21,7 @@ from tests.service.helpers import create_game, move, tokens, view
 SPADES = games.get("spades")
 NAMES = ["ann", "bob", "cid", "dee"]
 SEEDS = [f"{name}'s seed ♠" for name in NAMES]
-OPTIONS = {"max_hands": 2}
+OPTIONS = {"max_hands": 2, "first_dealer": 0}
 SERVER_SEED = "spades terminal"
 
 
@@ -135,7 +135,7 @@ def test_cardtrail_replay_and_the_export_of_a_spades_game(
         players=4,
         moves=player.commands,
         preset="pairs",
-        options={"first_dealer": 0, **OPTIONS},
+        options=OPTIONS,
         client_seeds=SEEDS,
     )
     assert body == text(game_id, chain(game_id, batches), "spades")

@@ -34,7 +34,12 @@ def workers(redis_url, redis_client):
 def new_spades_game(client, seats: list[dict[str, Any]], preset: str, seed: str) -> dict:
     """A one-hand Spades game; dealer 0, so seat 1 bids and leads first."""
     return create_game(
-        client, seed=seed, game="spades", preset=preset, seats=seats, options={"max_hands": 1}
+        client,
+        seed=seed,
+        game="spades",
+        preset=preset,
+        seats=seats,
+        options={"max_hands": 1, "first_dealer": 0},
     )
 
 

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.service.live import ALLOW_PRIVATE
-from workers.notify import deliver
+from workers.notify import DeliveryFailed, deliver
 
 HOST = "hooks.example"
 REBOUND = "10.255.255.1"  # where the attacker's DNS points after the check: nothing answers
@@ -119,3 +119,50 @@ def test_an_untrusted_certificate_is_refused(certificates, rebinding_dns):
             deliver(f"https://{HOST}:{receiver.port}/hook", "secret", "{}")
     finally:
         receiver.close()
+
+
+def test_https_without_a_port_goes_to_443_and_an_ipv6_address_stays_whole(monkeypatch):
+    monkeypatch.setenv(ALLOW_PRIVATE, "1")  # 2001:db8:: is the documentation range
+    tried = []
+
+    def create_connection(address, *args, **kwargs):
+        tried.append(address)
+        raise OSError("no route")
+
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    with pytest.raises(DeliveryFailed, match="no address could be reached"):
+        deliver("https://[2001:db8::1]/hook", "secret", "{}")
+    assert tried == [("2001:db8::1", 443)]
+
+
+def test_an_unreachable_address_falls_through_to_the_next_checked_one(certificates, monkeypatch):
+    """DNS answers two addresses; the first cannot be reached, the second gets the message."""
+    monkeypatch.setenv(ALLOW_PRIVATE, "1")
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificates["ca"]))
+    real_getaddrinfo, real_connect = socket.getaddrinfo, socket.create_connection
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        if host != HOST:
+            return real_getaddrinfo(host, port, *args, **kwargs)
+        return [
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))
+            for address in (REBOUND, "127.0.0.1")
+        ]
+
+    tried = []
+
+    def create_connection(address, *args, **kwargs):
+        tried.append(address[0])
+        if address[0] == REBOUND:
+            raise OSError("no route")
+        return real_connect(address, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    receiver = TLSReceiver(*certificates[HOST])
+    try:
+        assert deliver(f"https://{HOST}:{receiver.port}/hook", "secret", "{}") == 204
+    finally:
+        receiver.close()
+    assert tried == [REBOUND, "127.0.0.1"]
+    assert len(receiver.requests) == 1

@@ -278,7 +278,9 @@ def test_resigning_from_the_table_ends_the_game(page, live_server, web_app, game
     page.wait_for_selector('#table[data-my-seat="0"]')
     page.once("dialog", lambda dialog: dialog.dismiss())  # thought better of it
     page.click("#resign")
-    assert api_get(web_app.test_client(), f"/games/{game_id}")["status"] == "playing"
+    page.click("#log-box summary")  # anything after the dialog: it was answered, nothing sent
+    assert not [url for url in live_server.urls if url.endswith("/moves")]
+    assert api_get(client, f"/games/{game_id}")["status"] == "playing"
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
     page.wait_for_selector("#game-over:not([hidden])")

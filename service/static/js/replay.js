@@ -120,7 +120,9 @@ function render(answer) {
   handsBox.replaceChildren();
   const counts = state.hand_counts || [];
   for (let seat = 0; seat < counts.length; seat += 1) {
-    const cards = state.hands ? state.hands[seat] : state.you && state.you.seat === seat ? state.you.hand : null;
+    // Face up: every hand once the hand is over, else your own (unless still face down).
+    const mine = state.you && state.you.seat === seat && !state.you.hand_hidden;
+    const cards = state.hands ? state.hands[seat] : mine ? state.you.hand : null;
     const turn = state.turn === seat;
     const content = cards
       ? cards.length

@@ -61,7 +61,8 @@ function trickArea(who, state, { bottom = 0, highlight = null } = {}) {
   const players = state.players || (state.hand_counts || []).length || 4;
   const spot = places(players, bottom);
   const current = state.trick || [];
-  const last = (state.tricks || [])[state.tricks.length - 1];
+  const tricks = state.tricks || [];
+  const last = tricks[tricks.length - 1];
   const showingLast = current.length === 0 && last;
   const played = Object.fromEntries((showingLast ? last.cards : current).map(([seat, card]) => [seat, card]));
   const area = el("div", {
@@ -82,8 +83,8 @@ function trickArea(who, state, { bottom = 0, highlight = null } = {}) {
     );
   }
   let caption;
-  if (showingLast) caption = `Trick ${state.tricks.length} went to ${who(last.winner)}.`;
-  else if (current.length) caption = `Trick ${(state.tricks || []).length + 1}: ${who(current[0][0])} led.`;
+  if (showingLast) caption = `Trick ${tricks.length} went to ${who(last.winner)}.`;
+  else if (current.length) caption = `Trick ${tricks.length + 1}: ${who(current[0][0])} led.`;
   else caption = state.phase === "bidding" ? "Bidding…" : "";
   area.append(el("p", { class: "trick-caption" }, caption));
   return area;
