@@ -108,6 +108,20 @@ def dispatch(
     return handler(state, command)
 
 
+def to_act(state: State) -> list[int]:
+    """The seat whose turn it is, while a hand is in play (state: `status`, `hand.turn`)."""
+    return [state.hand.turn] if state.status == "playing" else []
+
+
+def next_hand(state: State) -> int | None:
+    """The number of the hand to deal, when one is due (state: `status`, `hands_played`)."""
+    return state.hands_played + 1 if state.status == "dealing" else None
+
+
+def is_finished(state: State) -> bool:
+    return state.status == "finished"
+
+
 def dealt_event(state: State, command: dict[str, Any], pack: Sequence[str], version: int) -> Event:
     """The `hand_dealt` event for a deal command, once its deck and key are checked.
 

@@ -16,7 +16,7 @@ depends on the clock.
 
 `run_match` is the entry point for a list of bot names: one name per seat is a
 tournament as above; in a game played by sides (the registry's `Game.sides`, e.g. Spades
-pairs), one name per side is a partnership match (`engine.spades.match`): each bot holds
+pairs), one name per side is a partnership match (`run_pairs_match`): each bot holds
 every seat of its side and each deal is played once per side swap.
 """
 
@@ -38,6 +38,7 @@ __all__ = [
     "play_game",
     "play_games",
     "run_match",
+    "run_pairs_match",
     "run_tournament",
     "seating",
     "summarize",
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 MAX_SEATS = 12  # the most seats `seating` tries when it looks for a layout that fits
-PARTNERS_ACROSS = ((0, 2), (1, 3))  # the partnership layout engine.spades.match plays
+PARTNERS_ACROSS = ((0, 2), (1, 3))  # the partnership layout run_pairs_match plays
 
 Bot = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 Progress = Callable[[int, int], None]
@@ -196,20 +197,28 @@ def _percentile(ordered: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> dict[str, Any]:
-    """Per-bot totals over game records (JSON-ready; times in milliseconds)."""
-    labels = _labels(names)
+def summarize(
+    names: Sequence[str],
+    records: Sequence[GameRecord],
+    sides: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, Any]:
+    """Per-bot totals over game records (JSON-ready; times in milliseconds).
+
+    `sides` groups seat labels under one bot (a partnership: {"A": ["A", "A#2"]}): its
+    seats' shares of a win add up, every seat plays every hand (so the hands and points
+    are its first seat's), and the decision times of all its seats are pooled."""
+    groups = sides or {label: [label] for label in _labels(names)}
     bots: dict[str, Any] = {}
-    for label in labels:
-        entries = [r.bots[label] for r in records]
-        wins = sum(e.wins for e in entries)
-        hands = sum(e.hands for e in entries)
-        points = sum(e.points for e in entries)
-        times = sorted(t for e in entries for t in e.times)
-        cpu_times = sorted(t for e in entries for t in e.cpu_times)
-        played = len(entries)
+    for bot, labels in groups.items():
+        seats = [[r.bots[label] for r in records] for label in labels]
+        wins = sum(e.wins for entries in seats for e in entries)
+        hands = sum(e.hands for e in seats[0])
+        points = sum(e.points for e in seats[0])
+        times = sorted(t for entries in seats for e in entries for t in e.times)
+        cpu_times = sorted(t for entries in seats for e in entries for t in e.cpu_times)
+        played = len(records)
         low, high = wilson(wins, played)
-        bots[label] = {
+        bots[bot] = {
             "games": played,
             "wins": wins,
             "win_rate": wins / played if played else 0.0,
@@ -229,6 +238,25 @@ def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> dict[str, 
         "games": len(records),
         "hands": sum(r.hands for r in records),
         "bots": bots,
+    }
+
+
+def _parameters(
+    game_name: str,
+    preset: str | None,
+    options: dict[str, Any] | None,
+    seed: str,
+    deals: int,
+    mirrored: int,
+) -> dict[str, Any]:
+    """What a match was, alongside its figures, ready for JSON."""
+    return {
+        "game": game_name,
+        "preset": preset,
+        "options": options,
+        "seed": seed,
+        "deals": deals,
+        "mirrored": mirrored,
     }
 
 
@@ -286,17 +314,35 @@ def run_tournament(
         names, seed, deals, rotations, game_name, preset, options, progress, mapper
     )
     summary = summarize(names, records)
-    summary.update(
-        {
-            "game": game_name,
-            "preset": preset,
-            "options": options,
-            "seed": seed,
-            "deals": games_count,
-            "mirrored": rotations,
-        }
-    )
-    return summary
+    return {**summary, **_parameters(game_name, preset, options, seed, games_count, rotations)}
+
+
+def run_pairs_match(
+    a: str,
+    b: str,
+    games_count: int,
+    seed: str,
+    game_name: str,
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+    progress: Progress | None = None,
+    start: int = 0,
+    mapper: Mapper = map,
+) -> dict[str, Any]:
+    """A partnership match between bots `a` and `b`, partners across the table.
+
+    Seats run one bot each, so the game is the four names (a, b, a, b): `a` holds seats
+    0 and 2, `b` seats 1 and 3. Mirroring swaps the sides: deal `i` is played once with
+    `a` on side 0 and once with `b` there (rotations 0 and 1; 2 and 3 would only repeat
+    them), so each side gets the other's cards. The figures are per bot, for its side.
+    """
+    if a == b:
+        raise ValueError("a pairs match needs two different bots")
+    names = [a, b, a, b]
+    deals = range(start, start + games_count)
+    records = play_games(names, seed, deals, 2, game_name, preset, options, progress, mapper)
+    summary = summarize(names, records, sides={a: [a, f"{a}#2"], b: [b, f"{b}#2"]})
+    return {**summary, **_parameters(game_name, preset, options, seed, games_count, 2)}
 
 
 def seating(
@@ -356,7 +402,7 @@ def run_match(
     """Bots `names` at this game, mirrored: what `cardtrail simulate --bots` runs.
 
     One name per seat: `run_tournament`. One name per side of a partnership game:
-    `engine.spades.match.run_pairs_match`, each bot holding both seats of its side.
+    `run_pairs_match`, each bot holding both seats of its side.
     The figures carry `sides`: in a partnership match the seats of each side (the first
     name holds the first side in rotation 0, the other in rotation 1), else None. Names
     that do not fit the game (count, unknown bot) raise InvalidOptions before any game
@@ -370,23 +416,13 @@ def run_match(
         )
         summary["sides"] = None
         return summary
-    from engine.spades.match import run_pairs_match
-
     if tuple(sorted(sides)) != PARTNERS_ACROSS:
         raise InvalidOptions("bots", f"{game_name}: no partnership match for sides {sides}")
     a, b = names
     if a == b:
         raise InvalidOptions("bots", "a partnership match needs two different bots")
     summary = run_pairs_match(
-        a,
-        b,
-        games_count,
-        seed,
-        preset,
-        options,
-        progress=progress,
-        game_name=game_name,
-        mapper=mapper,
+        a, b, games_count, seed, game_name, preset, options, progress, mapper=mapper
     )
     summary["sides"] = [list(side) for side in PARTNERS_ACROSS]
     return summary

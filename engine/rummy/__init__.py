@@ -1,25 +1,16 @@
 """Rummy as Pagat describes it, with every house rule, Block and Wrotham Rummy,
 and the classic online variant."""
 
+from engine import table
 from engine.games import Game
 from engine.rummy.bots import BOTS
 from engine.rummy.decider import COMMAND_TYPES, created_event, decide, pack
 from engine.rummy.moves import legal_moves
 from engine.rummy.options import PRESETS, resolve
-from engine.rummy.state import RummyState, evolve
+from engine.rummy.state import evolve
 from engine.rummy.view import describe, redact, reveal, view
 
 RULES_VERSION = "rummy-1"
-
-
-def _to_act(state: RummyState) -> list[int]:
-    if state.status != "playing":
-        return []
-    return [state.hand.turn]
-
-
-def _next_hand(state: RummyState) -> int | None:
-    return state.hands_played + 1 if state.status == "dealing" else None
 
 
 GAME = Game(
@@ -35,9 +26,9 @@ GAME = Game(
     legal_moves=legal_moves,
     view=view,
     redact=redact,
-    to_act=_to_act,
-    next_hand=_next_hand,
-    is_finished=lambda state: state.status == "finished",
+    to_act=table.to_act,
+    next_hand=table.next_hand,
+    is_finished=table.is_finished,
     reveal=reveal,
     describe=describe,
     bots=BOTS,

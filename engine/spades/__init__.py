@@ -2,25 +2,16 @@
 blind nil and blind bids, bags, and the variations: Spades for three, Bauer trumps,
 deuces high, jokers high and Boston. docs/spades.md has the rules and choices."""
 
+from engine import table
 from engine.games import Game
 from engine.spades.bots import BOTS
 from engine.spades.decider import COMMAND_TYPES, created_event, decide, pack
 from engine.spades.moves import legal_moves
 from engine.spades.options import PRESETS, resolve
-from engine.spades.state import SpadesState, evolve, sides_for
+from engine.spades.state import evolve, sides_for
 from engine.spades.view import describe, redact, reveal, view
 
 RULES_VERSION = "spades-1"
-
-
-def _to_act(state: SpadesState) -> list[int]:
-    if state.status != "playing":
-        return []
-    return [state.hand.turn]
-
-
-def _next_hand(state: SpadesState) -> int | None:
-    return state.hands_played + 1 if state.status == "dealing" else None
 
 
 GAME = Game(
@@ -36,9 +27,9 @@ GAME = Game(
     legal_moves=legal_moves,
     view=view,
     redact=redact,
-    to_act=_to_act,
-    next_hand=_next_hand,
-    is_finished=lambda state: state.status == "finished",
+    to_act=table.to_act,
+    next_hand=table.next_hand,
+    is_finished=table.is_finished,
     reveal=reveal,
     describe=describe,
     bots=BOTS,

@@ -7,9 +7,8 @@ import pytest
 from engine import table
 from engine.errors import InvalidOptions
 from engine.spades.bots import BOTS, _deck, _Play, estimate_tricks, nil_risk
-from engine.spades.match import run_pairs_match
 from engine.spades.options import resolve
-from engine.tournament import run_match, seating
+from engine.tournament import run_match, run_pairs_match, seating
 from tests.engine.spades.helpers import GAME, Table, suit_cards
 
 CONFIGS = [
@@ -131,7 +130,8 @@ def test_the_strong_bots_deals_respect_the_voids_it_has_seen():
 
 
 def test_a_pairs_match_mirrors_the_sides():
-    summary = run_pairs_match("greedy", "random", 1, "match test", options={"max_hands": 2})
+    options = {"max_hands": 2}
+    summary = run_pairs_match("greedy", "random", 1, "match test", "spades", "pairs", options)
     assert summary["games"] == 2 and summary["mirrored"] == 2
     greedy, rand = summary["bots"]["greedy"], summary["bots"]["random"]
     assert greedy["games"] == rand["games"] == 2
@@ -166,7 +166,7 @@ def test_two_names_sit_by_sides_only_in_partnership_modes():
 def test_run_match_is_the_pairs_match_for_two_names():
     options = {"max_hands": 2}
     match = run_match(["greedy", "random"], 2, "same", "spades", "pairs", options)
-    pairs = run_pairs_match("greedy", "random", 2, "same", "pairs", options)
+    pairs = run_pairs_match("greedy", "random", 2, "same", "spades", "pairs", options)
     assert match["sides"] == [[0, 2], [1, 3]]
     for name in ("greedy", "random"):
         for key in ("games", "wins", "hands", "points_per_hand", "decisions"):
