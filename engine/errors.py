@@ -21,3 +21,15 @@ class InvalidOptions(ValueError):
 
 class InvalidCard(ValueError):
     """A string that is not a card in cardtrail's notation."""
+
+
+class NoHandDealt(IllegalMove):
+    """A move, or a look at the hand in play, before the first deal: there is no hand yet.
+
+    Its own class so that code needing a hand (`RummyState.dealt_hand`,
+    `SpadesState.dealt_hand`) refuses with the same code and sentence the table
+    gives players, rather than failing on a missing hand.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("hand_not_dealt", "The cards have not been dealt yet.")

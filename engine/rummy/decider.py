@@ -15,6 +15,7 @@ Every refusal is an IllegalMove with a stable code and a sentence for players.
 """
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from engine import shuffle as keyed
@@ -71,7 +72,7 @@ def _cards(value: Any) -> list[str]:
 
 
 def _require_play_phase(state: RummyState) -> None:
-    if state.hand.phase == "draw":
+    if state.dealt_hand.phase == "draw":
         raise IllegalMove(
             "must_draw_first", "Draw a card first, from the stock or the discard pile."
         )
@@ -104,7 +105,7 @@ def _check_remaining(state: RummyState, remaining: tuple[str, ...], by_discard: 
                 "In this game you go out by discarding your last card; keep one to discard.",
             )
         return
-    drawn = state.hand.drawn_from_discard
+    drawn = state.dealt_hand.drawn_from_discard
     if drawn is not None and all(card == drawn for card in remaining):
         raise IllegalMove(
             "must_keep_a_discard",
@@ -120,18 +121,18 @@ def _meld_event(seat: int, meld: Meld) -> Event:
 def _find_meld(state: RummyState, meld_id: Any) -> Meld:
     if not isinstance(meld_id, int) or isinstance(meld_id, bool):
         raise IllegalMove("unknown_meld", "Name the meld by its number.")
-    for meld in state.hand.melds:
+    for meld in state.dealt_hand.melds:
         if meld.id == meld_id:
             return meld
     raise IllegalMove("unknown_meld", f"There is no meld {meld_id} on the table.")
 
 
 def _next_meld_id(state: RummyState) -> int:
-    return len(state.hand.melds) + 1
+    return len(state.dealt_hand.melds) + 1
 
 
 def _forbid_when_all_at_once(state: RummyState) -> None:
-    if state.options.all_at_once(state.hand.number):
+    if state.options.all_at_once(state.dealt_hand.number):
         raise IllegalMove(
             "must_go_down_all_at_once",
             "In this deal nobody may meld until they can lay down their whole hand at once.",
@@ -148,7 +149,7 @@ def _end_of_hand(
     ended: Event = {
         "type": "hand_ended",
         "v": EVENT_VERSION,
-        "hand": state.hand.number,
+        "hand": state.dealt_hand.number,
         "reason": "went_out" if winner is not None else "stock_exhausted",
         "winner": winner,
         "rummy": rummy,
@@ -173,12 +174,14 @@ def _end_of_hand(
 
 
 def _went_out(state: RummyState, seat: int, hands: tuple[tuple[str, ...], ...]) -> list[Event]:
-    rummy = not state.hand.opened_before[seat]
+    rummy = not state.dealt_hand.opened_before[seat]
     return _end_of_hand(state, hands, seat, rummy and state.options.going_rummy != "none")
 
 
-def _hands_after(state: RummyState, seat: int, cards: tuple[str, ...]):
-    hands = state.hand.hands
+def _hands_after(
+    state: RummyState, seat: int, cards: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    hands = state.dealt_hand.hands
     return hands[:seat] + (cards,) + hands[seat + 1 :]
 
 
@@ -190,7 +193,7 @@ def _deal(state: RummyState, command: dict[str, Any]) -> list[Event]:
 
 
 def _draw(state: RummyState, command: dict[str, Any]) -> list[Event]:
-    hand = state.hand
+    hand = state.dealt_hand
     seat = command["seat"]
     if hand.phase != "draw":
         if hand.turns == 0 and state.options.starter_extra_card:
@@ -240,12 +243,13 @@ def _drawn(seat: int, source: str, card: str) -> Event:
 
 def _meld(state: RummyState, command: dict[str, Any]) -> list[Event]:
     seat = command["seat"]
+    hand = state.dealt_hand
     _require_play_phase(state)
     _forbid_when_all_at_once(state)
-    if state.options.melds_per_turn == "one" and state.hand.melds_this_turn >= 1:
+    if state.options.melds_per_turn == "one" and hand.melds_this_turn >= 1:
         raise IllegalMove("one_meld_per_turn", "Only one meld per turn in this game.")
     cards = _cards(command.get("cards"))
-    remaining = _take(state.hand.hands[seat], cards)
+    remaining = _take(hand.hands[seat], cards)
     meld = arrange(cards, seat, _next_meld_id(state), state.options)
     if meld is None:
         raise IllegalMove("invalid_meld", _why_not_a_meld(cards))
@@ -275,7 +279,7 @@ def _lay_off(state: RummyState, command: dict[str, Any]) -> list[Event]:
     _require_own_meld(state, seat)
     card = _card(command)
     meld = _find_meld(state, command.get("meld"))
-    remaining = _take(state.hand.hands[seat], [card])
+    remaining = _take(state.dealt_hand.hands[seat], [card])
     result = lay_off(meld, card, state.options)
     if result is None:
         raise IllegalMove("cannot_lay_off", f"{pretty(card)} does not fit meld {meld.id}.")
@@ -296,7 +300,7 @@ def _lay_off(state: RummyState, command: dict[str, Any]) -> list[Event]:
 
 
 def _require_own_meld(state: RummyState, seat: int) -> None:
-    if state.options.lay_off_after_meld and not state.hand.has_melded[seat]:
+    if state.options.lay_off_after_meld and not state.dealt_hand.has_melded[seat]:
         raise IllegalMove(
             "must_meld_first", "In this game you may lay off only after melding at least once."
         )
@@ -308,7 +312,7 @@ def _swap_joker(state: RummyState, command: dict[str, Any]) -> list[Event]:
     _require_own_meld(state, seat)
     card = _card(command)
     meld = _find_meld(state, command.get("meld"))
-    _take(state.hand.hands[seat], [card])
+    _take(state.dealt_hand.hands[seat], [card])
     result = swap_joker(meld, card)
     if result is None:
         raise IllegalMove(
@@ -329,7 +333,7 @@ def _swap_joker(state: RummyState, command: dict[str, Any]) -> list[Event]:
 def _discard(state: RummyState, command: dict[str, Any]) -> list[Event]:
     # Half of all commands: the checks of the helpers are inlined for their common case.
     seat = command["seat"]
-    hand = state.hand
+    hand = state.dealt_hand
     if hand.phase == "draw":
         _require_play_phase(state)
     card = command.get("card")
@@ -352,8 +356,9 @@ def _discard(state: RummyState, command: dict[str, Any]) -> list[Event]:
 
 def _go_down(state: RummyState, command: dict[str, Any]) -> list[Event]:
     seat = command["seat"]
+    hand = state.dealt_hand
     _require_play_phase(state)
-    if not state.options.all_at_once(state.hand.number):
+    if not state.options.all_at_once(hand.number):
         raise IllegalMove(
             "go_down_not_allowed", "Going down all at once is only for Wrotham's last deals."
         )
@@ -366,14 +371,14 @@ def _go_down(state: RummyState, command: dict[str, Any]) -> list[Event]:
     everything = [card for group in laid for card in group]
     if discard_card is not None:
         everything.append(discard_card)
-    remaining = _take(state.hand.hands[seat], everything)
+    remaining = _take(hand.hands[seat], everything)
     if remaining:
         raise IllegalMove(
             "must_lay_down_all", "In this deal you must lay down your whole hand at once."
         )
     if discard_card is None and state.options.must_discard_to_go_out:
         raise IllegalMove("must_discard_to_go_out", "Keep a card to discard to go out.")
-    if discard_card is not None and discard_card == state.hand.drawn_from_discard:
+    if discard_card is not None and discard_card == hand.drawn_from_discard:
         raise IllegalMove(
             "cannot_discard_drawn_discard",
             f"You took {pretty(discard_card)} from the discard pile this turn; discard another.",
@@ -409,7 +414,9 @@ def _forfeit(state: RummyState, command: dict[str, Any]) -> list[Event]:
     ]
 
 
-_HANDLERS = {
+# Typed as `table.dispatch` takes them: it serves every game, so its handlers take any
+# game's state (each handler here is only ever given a RummyState).
+_HANDLERS: dict[str, Callable[[Any, dict[str, Any]], list[Event]]] = {
     "deal": _deal,
     "draw": _draw,
     "meld": _meld,

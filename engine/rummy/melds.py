@@ -225,11 +225,11 @@ def candidate_melds(hand: Iterable[str], options: Options) -> list[tuple[str, ..
     cards = hand if type(hand) is tuple else list(hand)
     if not options.round_the_corner:
         try:
-            held = sum(map(_CARD_BIT_OF, cards))
-        except TypeError:  # a joker, or not a card: the general path
-            held = 0
-        if held.bit_count() == len(cards):  # distinct naturals: no bit was added twice
-            return _natural_melds(held, options.aces == "high_or_low")
+            mask = sum(map(_CARD_BIT_OF, cards))
+        except KeyError:  # a joker, or not a card: the general path
+            mask = 0
+        if mask.bit_count() == len(cards):  # distinct naturals: no bit was added twice
+            return _natural_melds(mask, options.aces == "high_or_low")
     cards = list(cards)
     jokers = cards.count(JOKER)
     by_rank: dict[int, list[str]] = {}
@@ -263,7 +263,7 @@ def candidate_melds(hand: Iterable[str], options: Options) -> list[tuple[str, ..
 _CARD_BIT = {
     card: 1 << (16 * SUITS.index(CARD_SUIT[card]) + rank) for card, rank in CARD_RANK.items()
 }
-_CARD_BIT_OF = _CARD_BIT.get
+_CARD_BIT_OF = _CARD_BIT.__getitem__  # KeyError for a joker or a non-card
 _ACES = sum(1 << (16 * lane + 1) for lane in range(4))
 _LANE = 0xFFFF
 

@@ -18,9 +18,11 @@ Command = dict[str, Any]
 
 def legal_moves(state: RummyState, seat: int) -> list[Command]:
     """Every command `decide` accepts from `seat` now, in a stable order (bots pick from it)."""
-    if state.status != "playing" or state.hand.turn != seat:
+    if state.status != "playing":
         return []
-    hand = state.hand
+    hand = state.dealt_hand
+    if hand.turn != seat:
+        return []
     cards = hand.hands[seat]
     if hand.phase == "draw":
         moves: list[Command] = [{"type": "draw", "source": "stock"}]
@@ -56,9 +58,9 @@ def legal_moves(state: RummyState, seat: int) -> list[Command]:
     if on_table is not None and on_table[2]:
         with_jokers = on_table[2]
         for card in sorted(set(cards)):
-            for meld in with_jokers:
-                if swap_joker(meld, card) is not None:
-                    moves.append({"type": "swap_joker", "card": card, "meld": meld.id})
+            for joker_meld in with_jokers:
+                if swap_joker(joker_meld, card) is not None:
+                    moves.append({"type": "swap_joker", "card": card, "meld": joker_meld.id})
     in_order = dict.fromkeys(sort_cards(cards))  # each card once (jokers repeat)
     moves += [{"type": "discard", "card": card} for card in in_order if card != drawn]
     return moves
@@ -97,17 +99,17 @@ def _may_end(left: int, drawn_left: int, out_ok: bool) -> bool:
 def _can_end_turn(state: RummyState, remaining: Counter) -> bool:
     if not remaining:
         return not state.options.must_discard_to_go_out
-    drawn = state.hand.drawn_from_discard
+    drawn = state.dealt_hand.drawn_from_discard
     return drawn is None or any(card != drawn for card in remaining.elements())
 
 
 def _go_down_moves(state: RummyState, cards: tuple[str, ...]) -> list[Command]:
     """Every way to lay the whole hand down as melds, with or without a final discard."""
     options = state.options
-    drawn = state.hand.drawn_from_discard
+    drawn = state.dealt_hand.drawn_from_discard
     candidates = candidate_melds(cards, options)
     found: set[tuple[tuple[tuple[str, ...], ...], str | None]] = set()
-    leftovers = [None] if not options.must_discard_to_go_out else []
+    leftovers: list[str | None] = [None] if not options.must_discard_to_go_out else []
     leftovers += [card for card in sorted(set(cards)) if card != drawn]
     for discard in leftovers:
         pool = Counter(cards)

@@ -12,6 +12,7 @@ Commands are dicts with a `type` and, for players' moves, the acting `seat`:
 Every refusal is an IllegalMove with a stable code and a sentence for players.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from engine import table
@@ -76,7 +77,7 @@ def _seen(seat: int, cards: tuple[str, ...]) -> Event:
 
 def _look(state: SpadesState, command: dict[str, Any]) -> list[Event]:
     seat = command["seat"]
-    hand = state.hand
+    hand = state.dealt_hand
     if hand.phase != "bidding" or not hand.unseen[seat]:
         raise IllegalMove("already_seen", "You can already see your cards.")
     return [_seen(seat, hand.hands[seat])]
@@ -84,7 +85,7 @@ def _look(state: SpadesState, command: dict[str, Any]) -> list[Event]:
 
 def _bid(state: SpadesState, command: dict[str, Any]) -> list[Event]:
     seat = command["seat"]
-    hand = state.hand
+    hand = state.dealt_hand
     if hand.phase != "bidding":
         raise IllegalMove("bidding_over", "The bidding is over: play a card.")
     tricks = command.get("tricks")
@@ -106,7 +107,7 @@ def _bid(state: SpadesState, command: dict[str, Any]) -> list[Event]:
 
 def _play(state: SpadesState, command: dict[str, Any]) -> list[Event]:
     seat = command["seat"]
-    hand = state.hand
+    hand = state.dealt_hand
     if hand.phase != "playing":
         raise IllegalMove("still_bidding", "Everyone bids before the first card is played.")
     try:
@@ -142,7 +143,7 @@ def _play(state: SpadesState, command: dict[str, Any]) -> list[Event]:
 
 def _end_of_hand(state: SpadesState, tricks: list[int]) -> list[Event]:
     options = state.options
-    hand = state.hand
+    hand = state.dealt_hand
     bids = [bid for bid in hand.bids if bid is not None]
     results = [
         scoring.score_side(options, members, bids, tricks, state.bags[side])
@@ -194,11 +195,12 @@ def _end_of_hand(state: SpadesState, tricks: list[int]) -> list[Event]:
 
 def _dealt_hands(state: SpadesState) -> list[list[str]]:
     """Each seat's cards as dealt, from the tricks (the hand is public once it is over)."""
-    hands: list[list[str]] = [list(cards) for cards in state.hand.hands]
-    for trick in state.hand.tricks:
+    hand = state.dealt_hand
+    hands: list[list[str]] = [list(cards) for cards in hand.hands]
+    for trick in hand.tricks:
         for seat, card in trick["cards"]:
             hands[seat].append(card)
-    for seat, card in state.hand.trick:
+    for seat, card in hand.trick:
         hands[seat].append(card)
     rank = ranking(state.options)
     return [list(rank.sort_hand(cards)) for cards in hands]
@@ -227,7 +229,9 @@ def _forfeit(state: SpadesState, command: dict[str, Any]) -> list[Event]:
     ]
 
 
-_HANDLERS = {
+# Typed as `table.dispatch` takes them: it serves every game, so its handlers take any
+# game's state (each handler here is only ever given a SpadesState).
+_HANDLERS: dict[str, Callable[[Any, dict[str, Any]], list[Event]]] = {
     "deal": _deal,
     "look": _look,
     "bid": _bid,

@@ -31,7 +31,7 @@ SUICIDE_MIN = 4
 
 def trumps_held(state: SpadesState, seat: int) -> int:
     suit = ranking(state.options).suit
-    return sum(1 for card in state.hand.hands[seat] if suit[card] == TRUMP)
+    return sum(1 for card in state.dealt_hand.hands[seat] if suit[card] == TRUMP)
 
 
 def bid_refusal(state: SpadesState, seat: int, tricks: int, blind: bool) -> IllegalMove | None:
@@ -39,7 +39,7 @@ def bid_refusal(state: SpadesState, seat: int, tricks: int, blind: bool) -> Ille
 
     Assumes the bidding phase and `seat`'s turn (checked by the caller)."""
     options = state.options
-    hand = state.hand
+    hand = state.dealt_hand
     most = ranking(options).tricks_per_hand
     if not 0 <= tricks <= most:
         return IllegalMove("invalid_bid", f"Bid from 0 (nil) to {most} tricks.")
@@ -96,7 +96,7 @@ def bid_refusal(state: SpadesState, seat: int, tricks: int, blind: bool) -> Ille
 
 def play_refusal(state: SpadesState, seat: int, card: str) -> IllegalMove | None:
     """Why `seat` may not play `card` now, or None. Assumes the playing phase and turn."""
-    hand = state.hand
+    hand = state.dealt_hand
     held = hand.hands[seat]
     if card not in held:
         return IllegalMove("card_not_in_hand", f"You do not hold {pretty(card)}.")
@@ -120,7 +120,7 @@ _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 def playable(state: SpadesState, seat: int) -> list[str]:
     """The cards `seat` may play now (in hand order), assuming it is its turn to play."""
-    hand = state.hand
+    hand = state.dealt_hand
     held = hand.hands[seat]
     suit = ranking(state.options).suit
     if hand.trick:
@@ -139,7 +139,7 @@ def legal_moves(state: SpadesState, seat: int) -> list[Command]:
     `forfeit` is always accepted and never listed (like Rummy's)."""
     if state.status != "playing" or not 0 <= seat < state.players:
         return []
-    hand = state.hand
+    hand = state.dealt_hand
     if hand.phase == "bidding":
         moves: list[Command] = []
         unseen = hand.unseen[seat]

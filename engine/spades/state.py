@@ -1,7 +1,10 @@
 """Spades state and `evolve`: applying a recorded event, never judging it.
 
 State is immutable; every event yields a new state. `evolve` trusts its events
-(they were produced by `decide`). Scores and bags are kept per side: a side is a
+(they were produced by `decide`), and runs for every event of a fold: so the evolvers
+of a hand's events read the `hand` field and check it themselves (an in-hand event
+always follows `hand_dealt`) instead of going through `SpadesState.dealt_hand`, whose
+call cost a few percent of every fold. Scores and bags are kept per side: a side is a
 partnership (seats 0 & 2, 1 & 3) or, in solo games, one seat.
 
 Events of a hand, in order:
@@ -18,6 +21,7 @@ Events of a hand, in order:
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from engine.errors import NoHandDealt
 from engine.frozen import evolved
 from engine.spades.options import Options, from_dict
 from engine.spades.ranking import TRUMP, ranking
@@ -58,6 +62,24 @@ class SpadesState:
     hands_played: int = 0
     hand_results: tuple[dict[str, Any], ...] = ()
     result: dict[str, Any] | None = None
+
+    @property
+    def dealt_hand(self) -> Hand:
+        """The hand in play, or the last one once it is over; NoHandDealt before the first deal.
+
+        `hand` is None only until the first deal, and it stays the stored field (snapshots
+        pickle it, `engine.frozen` copies it). Nearly every reader runs where a deal is
+        already guaranteed: a command past `table.dispatch`'s status check, a legal move
+        while a hand is in play. Reading the hand here states that guarantee once, so the
+        type checker sees a `Hand`, and a broken guarantee is the table's own refusal
+        rather than an AttributeError on None. Code that really runs before the deal
+        (views of a new game) reads `hand` and checks for None itself; so do the evolvers
+        below, inline, because a fold runs them for every event.
+        """
+        hand = self.hand
+        if hand is None:
+            raise NoHandDealt()
+        return hand
 
     def side_of(self, seat: int) -> int:
         return seat % len(self.sides)
@@ -122,12 +144,16 @@ def _replace(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 
 def _seen(state: SpadesState, event: dict[str, Any]) -> SpadesState:
     hand = state.hand
+    if hand is None:
+        raise NoHandDealt()
     new = evolved(hand, {"unseen": _replace(hand.unseen, event["seat"], False)})
     return evolved(state, {"hand": new})
 
 
 def _bid(state: SpadesState, event: dict[str, Any]) -> SpadesState:
     hand = state.hand
+    if hand is None:
+        raise NoHandDealt()
     seat = event["seat"]
     bids = _replace(hand.bids, seat, (event["tricks"], bool(event.get("blind", False))))
     changes: dict[str, Any] = {
@@ -143,6 +169,8 @@ def _bid(state: SpadesState, event: dict[str, Any]) -> SpadesState:
 
 def _played(state: SpadesState, event: dict[str, Any]) -> SpadesState:
     hand = state.hand
+    if hand is None:
+        raise NoHandDealt()
     seat, card = event["seat"], event["card"]
     held = hand.hands[seat]
     index = held.index(card)
@@ -160,6 +188,8 @@ def _played(state: SpadesState, event: dict[str, Any]) -> SpadesState:
 
 def _trick_won(state: SpadesState, event: dict[str, Any]) -> SpadesState:
     hand = state.hand
+    if hand is None:
+        raise NoHandDealt()
     winner = event["seat"]
     done = {
         "leader": event["leader"],
@@ -179,11 +209,13 @@ def _trick_won(state: SpadesState, event: dict[str, Any]) -> SpadesState:
 
 
 def _hand_ended(state: SpadesState, event: dict[str, Any]) -> SpadesState:
-    hand = evolved(state.hand, {"phase": "over"})
+    hand = state.hand
+    if hand is None:
+        raise NoHandDealt()
     return evolved(
         state,
         {
-            "hand": hand,
+            "hand": evolved(hand, {"phase": "over"}),
             "scores": tuple(event["side_scores"]),
             "bags": tuple(event["bags"]),
             "status": "dealing",
