@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import bot_bench, engine_bench, http_bench, service_bench
-from engine.tournament import run_match, run_tournament
+from engine.simulation.tournament import run_match, run_tournament
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 SPADES_DEALS = 100  # 200 mirrored games: ~1.5 min here; the 95% interval is about ±0.065

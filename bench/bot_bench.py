@@ -21,9 +21,10 @@ from pathlib import Path
 import redis
 from rq import Queue
 
-from service.application import GameService
+from service.bootstrap import Cardtrail, build
+from service.commands import CreateGame, MakeMove, SeatRequest
 from service.redis_server import EmbeddedRedis
-from service.turns import QUEUE
+from service.scheduler import QUEUE
 
 BASELINE_STREAM = "bench:noop"
 
@@ -54,37 +55,37 @@ def _noop_round_trips(client: redis.Redis, count: int) -> list[float]:
     return times
 
 
-def _bot_replies(service: GameService, client: redis.Redis, count: int) -> list[float]:
+def _bot_replies(app: Cardtrail, client: redis.Redis, count: int) -> list[float]:
     """Ann plays draw + discard; time from her discard's append to the bot's first move."""
     times: list[float] = []
     while len(times) < count:
-        created = service.create(
-            {
-                "game": "rummy",
-                "preset": "pagat",
-                "options": {"game_end": "deals", "deals": 1, "first_dealer": 1},
-                "seats": [{"name": "ann"}, {"bot": "greedy"}],
-            }
+        created = app.commands.create(
+            CreateGame(
+                game="rummy",
+                preset="pagat",
+                options={"game_end": "deals", "deals": 1, "first_dealer": 1},
+                seats=[SeatRequest(name="ann"), SeatRequest(bot="greedy")],
+            )
         )
         game_id = created["id"]
         while len(times) < count:
-            loaded = service.load(game_id)
+            loaded = app.repository.load(game_id)
             game = loaded.game
             if game.is_finished(loaded.state) or 0 not in game.to_act(loaded.state):
                 if game.is_finished(loaded.state):
                     break
-                service.store.wait(game_id, loaded.version, 5)
+                app.repository.events.wait(game_id, loaded.version, 5)
                 continue
             moves = game.legal_moves(loaded.state, 0)
             if loaded.state.hand.phase == "draw":
-                service.act(game_id, 0, {"type": "draw", "source": "stock"})
+                app.commands.act(MakeMove(game_id, 0, {"type": "draw", "source": "stock"}))
                 continue
             discard = next(m for m in moves if m["type"] == "discard")
             started = time.perf_counter()
-            answer = service.act(game_id, 0, discard)
+            answer = app.commands.act(MakeMove(game_id, 0, discard))
             if any(e["type"] in ("hand_ended", "game_ended") for e in answer["events"]):
                 break
-            service.store.wait(game_id, answer["version"], 10)
+            app.repository.events.wait(game_id, answer["version"], 10)
             times.append(time.perf_counter() - started)
     return times
 
@@ -105,10 +106,10 @@ def run(turns: int) -> dict:
         worker = _start_worker(url)
         try:
             _noop_round_trips(client, 5)  # warm-up: the worker is up and imported
-            service = GameService(client)
-            _bot_replies(service, client, 3)
+            app = build(client)
+            _bot_replies(app, client, 3)
             noop = _noop_round_trips(client, turns)
-            bot = _bot_replies(service, client, turns)
+            bot = _bot_replies(app, client, turns)
         finally:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait(10)

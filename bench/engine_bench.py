@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import games, table
-from engine.random_play import play_random_game
+from engine.simulation.random_play import play_random_game
 
 LONG_GAME = {"game_end": "deals", "deals": 30}  # pagat otherwise: ~10,000 events
 SPADES_LONG_HANDS = 120  # a random pairs game cut at 120 hands: ~9,000 events

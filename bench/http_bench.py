@@ -160,7 +160,7 @@ def start_server(port: int, workers: int, redis_url: str) -> subprocess.Popen:
     proc = subprocess.Popen(
         [
             str(gunicorn),
-            "service.app:create_app()",
+            "service.api:create_app()",
             "--worker-class",
             "gthread",
             "--threads",

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from engine import games, table
-from service.app import create_app
+from service.api import create_app
 from service.redis_server import EmbeddedRedis
 from service.store import EventStore
 

@@ -30,7 +30,7 @@ def main() -> None:
 )
 def serve(host: str, port: int, data_dir: str, web_workers: int, bot_workers: int) -> None:
     """Run the web app (and, with the embedded Redis, its bot workers)."""
-    from service.serve import run
+    from cardtrail.serve import run
 
     run(host, port, data_dir, workers=web_workers, bot_workers=bot_workers)
 
@@ -76,7 +76,7 @@ def audit(export_file, as_json: bool) -> None:
 @click.option("--token", default=None, help="Your seat's token, to replay a hand in play.")
 def replay(game_id: str, number: int | None, token: str | None) -> None:
     """Print a hand step by step (REDIS_URL names the server's Redis)."""
-    from replays.terminal import print_replay
+    from cardtrail.terminal import print_replay
 
     raise SystemExit(print_replay(game_id, number, token))
 
@@ -134,7 +134,7 @@ def simulate(
     from tqdm import tqdm
 
     from engine.errors import InvalidOptions
-    from engine.tournament import run_match
+    from engine.simulation.tournament import run_match
 
     if players is not None:
         if bots is not None:
@@ -192,7 +192,7 @@ def _game_mapper(workers: int):
 def _simulate_random(
     game_name: str, players: int, count: int, seed: str, preset: str | None, as_json: bool
 ) -> None:
-    """`simulate --players`: engine.random_play's games, a progress bar, figures per seat."""
+    """`simulate --players`: random games (engine.simulation), a progress bar, figures per seat."""
     import json
     import sys
     import time
@@ -200,7 +200,7 @@ def _simulate_random(
     from tqdm import tqdm
 
     from engine.errors import InvalidOptions
-    from engine.random_play import simulate_random
+    from engine.simulation.random_play import simulate_random
 
     started = time.perf_counter()
     with tqdm(total=count, unit="game", file=sys.stderr, disable=as_json) as bar:

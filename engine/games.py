@@ -1,65 +1,88 @@
 """The game registry: the only way code outside `engine/` reaches a game's rules.
 
-A `Game` bundles a decider's functions. Service, workers and replays look a game
-up by name and never branch on which game it is.
+Games are found through the entry-point group `cardtrail.games`: each entry names a
+`Game` instance (cardtrail's own are declared in pyproject.toml, so a separately
+installed distribution adds a game the same way). `register` adds one in-process, for
+tools that build a game on the fly. Service, workers and replays look a game up by
+name and never branch on which game it is.
 """
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import threading
+from importlib.metadata import entry_points
 from typing import Any
 
+from engine.contract import Command, Event, Game
 from engine.errors import InvalidOptions
 
-State = Any
-Event = dict[str, Any]
-Command = dict[str, Any]
+__all__ = [
+    "DEFAULT_GAME",
+    "ENTRY_POINT_GROUP",
+    "Command",
+    "Event",
+    "Game",
+    "State",
+    "get",
+    "names",
+    "refresh",
+    "register",
+]
+
+ENTRY_POINT_GROUP = "cardtrail.games"
+DEFAULT_GAME = "rummy"
+
+State = Any  # a game's own state type; code outside the game only passes it back
+
+AnyGame = Game[Any, Any]
+
+_lock = threading.Lock()
+_entries: dict[str, str] | None = None  # name -> "module:attribute", from the entry points
+_loaded: dict[str, AnyGame] = {}
 
 
-@dataclass(frozen=True)
-class Game:
-    name: str
-    rules_version: str
-    presets: tuple[str, ...]
-    command_types: tuple[str, ...]
-    resolve_options: Callable[[str | None, dict[str, Any] | None, int], Any]
-    pack: Callable[[Any], tuple[str, ...]]
-    created_event: Callable[[Any, int, int, str], Event]
-    decide: Callable[[State, Command], list[Event]]
-    evolve: Callable[[State, Event], State]
-    legal_moves: Callable[[State, int], list[Command]]
-    view: Callable[[State, int | None], dict[str, Any]]
-    redact: Callable[..., Event]
-    to_act: Callable[[State], list[int]]
-    next_hand: Callable[[State], int | None]
-    is_finished: Callable[[State], bool]
-    reveal: Callable[[State], dict[str, Any]]  # every card face up (finished hands only)
-    describe: Callable[[Event, list[str]], str]  # one sentence per event, seat names given
-    # The fields a command and a view may carry beyond the generic ones, by kind, so the
-    # service can describe and validate them without knowing the game. Kinds: "card",
-    # "card_or_null", "cards", "card_list", "card_groups", "int", "int_or_null", "bool", "int_list",
-    # "cards_list", "dicts", "dict_or_null", "str", "str_or_null", "list", "choice:a|b|…".
-    command_fields: dict[str, str] = field(default_factory=dict)
-    view_fields: dict[str, str] = field(default_factory=dict)
-    # bot level -> choose(view, history, rng) -> command; bots see one seat's view only
-    bots: dict[str, Callable[..., Command]] = field(default_factory=dict)
-    # who plays together: (resolved options, seat count) -> the seats of each side, as
-    # the game's state has them; None when every seat plays for itself
-    sides: Callable[[Any, int], tuple[tuple[int, ...], ...]] | None = None
-
-
-_MODULES = {"rummy": "engine.rummy", "spades": "engine.spades"}
-
-
-DEFAULT_GAME = next(iter(_MODULES))
+def _discovered() -> dict[str, str]:
+    global _entries
+    with _lock:
+        if _entries is None:
+            found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+            _entries = dict(sorted(found.items(), key=lambda item: item[0] != DEFAULT_GAME))
+            if not _entries and not _loaded:
+                raise RuntimeError(
+                    f"no games found in the entry-point group {ENTRY_POINT_GROUP!r}: "
+                    "is cardtrail installed (pip install -e .)?"
+                )
+        return _entries
 
 
 def names() -> tuple[str, ...]:
-    return tuple(_MODULES)
+    """Every game's name, the default game first."""
+    return tuple(dict.fromkeys([*_discovered(), *_loaded]))
 
 
-def get(name: str) -> Game:
-    module = _MODULES.get(name)
-    if module is None:
-        raise InvalidOptions("game", f"unknown game {name!r}; one of {', '.join(_MODULES)}")
-    return importlib.import_module(module).GAME
+def get(name: str) -> AnyGame:
+    game = _loaded.get(name)
+    if game is not None:
+        return game
+    target = _discovered().get(name) if isinstance(name, str) else None
+    if target is None:
+        raise InvalidOptions("game", f"unknown game {name!r}; one of {', '.join(names())}")
+    module, _, attribute = target.partition(":")
+    loaded = getattr(importlib.import_module(module), attribute)
+    if not isinstance(loaded, Game) or loaded.name != name:
+        raise RuntimeError(f"entry point {name!r} = {target!r} is not the Game {name!r}")
+    with _lock:
+        _loaded[name] = loaded
+    return loaded
+
+
+def register(game: AnyGame) -> None:
+    """Add a game in this process (tests and tools); an entry point is the lasting way."""
+    with _lock:
+        _loaded[game.name] = game
+
+
+def refresh() -> None:
+    """Read the entry points again (after a distribution was put on the path)."""
+    global _entries
+    with _lock:
+        _entries = None

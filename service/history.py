@@ -15,7 +15,10 @@ from engine import table
 from replays import audit as auditing
 from replays.export import export_lines
 from replays.replay import HandSpan, HandStates, hand_spans
-from service.application import GameService, ServiceError
+from service.auth import SeatAuth
+from service.errors import Conflict, Forbidden, NotFound, Refused
+from service.presentation import shown_event
+from service.repository import Loaded, Repository
 from service.store import Record
 
 CACHED_LOGS = 256
@@ -31,8 +34,9 @@ class _Log:
 
 
 class History:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, repository: Repository) -> None:
+        self.repository = repository
+        self.auth = SeatAuth(repository.tables)
         self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._lock = threading.Lock()
         self._hand_states = HandStates()
@@ -40,7 +44,7 @@ class History:
     def _log(self, game_id: str) -> _Log:
         with self._lock:
             known = self._logs.get(game_id)
-        newer = self.service.store.records(game_id, after=len(known.records) if known else 0)
+        newer = self.repository.events.records(game_id, after=len(known.records) if known else 0)
         if known is not None and not newer:
             return known
         records = (known.records if known else []) + newer
@@ -57,66 +61,43 @@ class History:
         return self._log(game_id).records
 
     def hands(self, game_id: str) -> dict[str, Any]:
-        self.service._meta(game_id)
+        self.repository.tables.get(game_id)
         return {"hands": [span.as_dict() for span in self._log(game_id).spans]}
 
-    def replay(self, game_id: str, number: int, token: str | None, step: int | None):
-        loaded = self.service.load(game_id)
-        seat = self.service.seat_of(game_id, token, loaded.meta)
-        game = loaded.game
+    def replay(
+        self, game_id: str, number: int, token: str | None, step: int | None
+    ) -> dict[str, Any]:
+        """A hand's steps, or the state after step `step`: face up once the hand is over,
+        from the caller's own seat while it is in play (spectators must wait)."""
+        loaded = self.repository.load(game_id)
+        seat = self.auth.seat_of(loaded.table, token)
         log = self._log(game_id)
-        events = log.events
         span = next((span for span in log.spans if span.number == number), None)
         if span is None:
-            raise ServiceError(404, "hand_not_found", f"This game has no hand {number}.")
+            raise NotFound("hand_not_found", f"This game has no hand {number}.")
         if not span.finished and seat is None:
-            raise ServiceError(
-                403,
+            raise Forbidden(
                 "hand_in_play",
                 "This hand is still in play: only its players may replay it, from their seat.",
             )
-        names = self.service.seat_names(loaded.meta)
-        states = self._hand_states.states(game_id, game, events, span)
-
-        def shown_state(state: Any) -> dict[str, Any]:
-            return game.reveal(state) if span.finished else game.view(state, seat)
-
-        def shown_event(k: int) -> dict[str, Any]:
-            version = span.first_version + k
-            event = events[version - 1]
-            if span.finished:
-                return {
-                    **event,
-                    "version": version,
-                    "description": table.describe(game, event, names),
-                }
-            return self.service.shown_event(game, event, seat, states[k], version, names)
-
+        hand = _HandReplay(loaded, log, span, seat, self._hand_states)
         base = {
             "hand": span.as_dict(),
             "steps": span.steps,
-            "names": names,
+            "names": hand.names,
             "face_up": span.finished,
         }
         if step is None:
-            return {**base, "events": [shown_event(k) for k in range(span.steps + 1)]}
+            return {**base, "events": [hand.event(k) for k in range(span.steps + 1)]}
         if not 0 <= step <= span.steps:
-            raise ServiceError(
-                422, "no_such_step", f"Hand {number} has steps 0 to {span.steps}.", "step"
-            )
-        return {
-            **base,
-            "step": step,
-            "event": shown_event(step),
-            "state": shown_state(states[step]),
-        }
+            raise Refused("no_such_step", f"Hand {number} has steps 0 to {span.steps}.", "step")
+        return {**base, "step": step, "event": hand.event(step), "state": hand.state(step)}
 
-    def _finished(self, game_id: str, token: str | None) -> Any:
-        loaded = self.service.load(game_id)
-        self.service.seat_of(game_id, token, loaded.meta)
+    def _finished(self, game_id: str, token: str | None) -> Loaded:
+        loaded = self.repository.load(game_id)
+        self.auth.seat_of(loaded.table, token)
         if not loaded.game.is_finished(loaded.state):
-            raise ServiceError(
-                409,
+            raise Conflict(
                 "game_not_finished",
                 "A game can be exported and audited once it is finished.",
             )
@@ -125,7 +106,7 @@ class History:
     def export(self, game_id: str, token: str | None) -> Iterator[str]:
         loaded = self._finished(game_id, token)
         records = self.records(game_id)[: loaded.version]
-        return export_lines(game_id, loaded.meta["game"], records)
+        return export_lines(game_id, loaded.table.game, records)
 
     def audit(self, game_id: str, token: str | None) -> dict[str, Any]:
         loaded = self._finished(game_id, token)
@@ -133,4 +114,31 @@ class History:
             auditing.Entry(r.version, r.event, r.command, r.hash)
             for r in self.records(game_id)[: loaded.version]
         ]
-        return auditing.audit(game_id, loaded.meta["game"], entries).as_dict()
+        return auditing.audit(game_id, loaded.table.game, entries).as_dict()
+
+
+class _HandReplay:
+    """One hand of a game as one caller may step through it."""
+
+    def __init__(
+        self, loaded: Loaded, log: _Log, span: HandSpan, seat: int | None, cache: HandStates
+    ) -> None:
+        self.game = loaded.game
+        self.events = log.events
+        self.span = span
+        self.seat = seat
+        self.names = loaded.table.names()
+        self.states = cache.states(loaded.id, loaded.game, log.events, span)
+
+    def event(self, k: int) -> dict[str, Any]:
+        version = self.span.first_version + k
+        event = self.events[version - 1]
+        if self.span.finished:
+            sentence = table.describe(self.game, event, self.names)
+            return {**event, "version": version, "description": sentence}
+        return shown_event(self.game, event, self.seat, self.states[k], version, self.names)
+
+    def state(self, k: int) -> dict[str, Any]:
+        if self.span.finished:
+            return self.game.reveal(self.states[k])
+        return self.game.view(self.states[k], self.seat)

@@ -1,12 +1,18 @@
-"""The Redis key layout, in one place.
+"""The Redis key layout and every background job's id, in one place.
 
-Every key of one game carries the hash tag `{<game id>}`, so a game's Lua
-scripts touch a single Redis Cluster slot. Cross-game indexes live outside any
-game's tag and are only ever written outside the game scripts.
+Every key of one game carries the hash tag `{<game id>}`, so a game's Lua scripts touch
+a single Redis Cluster slot. Cross-game indexes live outside any game's tag and are
+only ever written outside the game scripts. Job ids name their game and version, so a
+job is enqueued once however often it is asked for.
 """
 
 GAMES_BY_CREATION = "cardtrail:games"  # sorted set: game id -> creation time
 TOKENS = "cardtrail:tokens"  # hash: sha256(token) -> game id (to tell 403 from 401)
+BOTS_WAITING = "cardtrail:bots:waiting"  # sorted set: game id -> since when it waits on a bot
+TURN_JOBS = "cardtrail:bots:jobs"  # hash: game id -> "<version> <job id>" of its bot turn's job
+DEADLINES = "cardtrail:clock:deadlines"  # sorted set: game id -> earliest pending deadline
+RECONCILE_LOCK = "cardtrail:reconcile:lock"  # string: one reconciler at a time
+SNAPSHOT_PATTERN = "cardtrail:game:*:snapshot"  # every game's snapshot (to drop them all)
 
 
 def games_by_status(status: str) -> str:
@@ -22,7 +28,7 @@ def events(game_id: str) -> str:
 
 
 def meta(game_id: str) -> str:
-    return f"{_tag(game_id)}:meta"  # hash: game, preset, seats, seed, token hashes
+    return f"{_tag(game_id)}:meta"  # hash: the table (service.tables owns its fields)
 
 
 def snapshot(game_id: str) -> str:
@@ -35,3 +41,19 @@ def idempotency(game_id: str, key_digest: str) -> str:
 
 def clock(game_id: str) -> str:
     return f"{_tag(game_id)}:clock"  # hash: seat -> its current clocked turn (a cache of the log)
+
+
+# -- job ids ------------------------------------------------------------------
+
+
+def bot_turn_job(game_id: str, version: int, attempt: int = 0) -> str:
+    base = f"bot-{game_id}-{version}"
+    return base if attempt == 0 else f"{base}-retry{attempt}"
+
+
+def deadline_job(game_id: str, version: int, suffix: str = "") -> str:
+    return f"deadline-{game_id}-{version}{suffix}"
+
+
+def reminder_job(game_id: str, version: int) -> str:
+    return f"remind-{game_id}-{version}"

@@ -3,13 +3,11 @@
 A game's version is the number of events in its stream, and event n is stored
 under the explicit entry id `0-n`. The append script checks the expected version
 and writes the whole batch in one step, so two writers can never both append at
-the same version. Nothing is ever trimmed or rewritten. Snapshots are a cache of
-the folded state, keyed by version and rules version; deleting them changes no
-answer, only the time it takes to compute one.
+the same version. Nothing is ever trimmed or rewritten.
 """
 
 import json
-import pickle
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,6 +134,18 @@ class EventStore:
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", "+")
         return [(_version_of(entry_id), fields[b"e"]) for entry_id, fields in entries]
 
+    def newest_first(self, game_id: str, upto: int | None = None) -> Iterator[dict[str, Any]]:
+        """The events up to `upto` (default: the newest), newest first, read in pages
+        as far as the caller iterates (a bot's memory reads back only to the deal)."""
+        newest = "+" if upto is None else f"0-{upto}"
+        while True:
+            page = self.redis.xrevrange(keys.events(game_id), newest, "-", count=128)
+            for _entry_id, fields in page:
+                yield json.loads(fields[b"e"])
+            if len(page) < 128:
+                return
+            newest = "(" + page[-1][0].decode()
+
     def hash_at(self, game_id: str, version: int) -> str:
         if version == 0:
             return chain_start(game_id)
@@ -146,32 +156,6 @@ class EventStore:
         """Block until the stream has an event after `after`, or the timeout passes."""
         if timeout_s <= 0:
             return
-        self.redis.xread({keys.events(game_id): f"0-{after}"}, count=1, block=int(timeout_s * 1000))
-
-    @staticmethod
-    def decode_snapshot(
-        data: dict[bytes, bytes], rules_version: str
-    ) -> tuple[int, Any, str] | None:
-        """(version, state, last hash) from a snapshot hash, or None if absent or of other rules."""
-        if not data or data.get(b"rules_version", b"").decode() != rules_version:
-            return None
-        return int(data[b"version"]), pickle.loads(data[b"state"]), data[b"hash"].decode()
-
-    def save_snapshot(
-        self, game_id: str, version: int, rules_version: str, state: Any, last_hash: str
-    ) -> None:
-        self.redis.hset(
-            keys.snapshot(game_id),
-            mapping={
-                "version": version,
-                "rules_version": rules_version,
-                "state": pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),
-                "hash": last_hash,
-            },
-        )
-
-    def delete_snapshots(self) -> int:
-        doomed = list(self.redis.scan_iter(match="cardtrail:game:*:snapshot", count=1000))
-        if doomed:
-            self.redis.delete(*doomed)
-        return len(doomed)
+        # BLOCK 0 would mean "for ever": however short the wait, block at least 1 ms.
+        block_ms = max(1, int(timeout_s * 1000))
+        self.redis.xread({keys.events(game_id): f"0-{after}"}, count=1, block=block_ms)

@@ -15,13 +15,13 @@ import json
 import os
 import socket
 import time
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from rq import Queue, Retry
-
-DELIVER_JOB = "workers.notify.deliver"
-RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
+from engine.events import HAND_CLOSERS, TURN_STARTED
+from service.scheduler import TurnScheduler
+from service.tables import Webhook
 
 
 class WebhookRefused(ValueError):
@@ -74,19 +74,34 @@ def message(game_id: str, seat: int, kind: str, version: int, **extra: Any) -> d
     }
 
 
-def queue_messages(
-    queue: Queue, hooks: dict[int, dict[str, str]], messages: list[dict[str, Any]]
+def turn_messages(
+    game_id: str,
+    version: int,
+    events: list[dict[str, Any]],
+    new_turns: list[int],
+    hooked: Iterable[int],
+) -> list[dict[str, Any]]:
+    """What an append tells the seats with webhooks: whose turn began (with its deadline
+    on a clocked table), and the end of a hand or the game (to every hooked seat)."""
+    hooked = set(hooked)
+    messages = []
+    deadlines = {e["seat"]: e["deadline"] for e in events if e["type"] == TURN_STARTED}
+    for seat in new_turns:
+        extra = {"deadline": deadlines[seat]} if seat in deadlines else {}
+        messages.append(message(game_id, seat, "your_turn", version, **extra))
+    for event in events:
+        if event["type"] in HAND_CLOSERS:
+            result = {k: event[k] for k in ("winner", "winners", "scores", "hand") if k in event}
+            for seat in sorted(hooked):
+                messages.append(message(game_id, seat, event["type"], version, result=result))
+    return [msg for msg in messages if msg["seat"] in hooked]
+
+
+def send(
+    scheduler: TurnScheduler, hooks: Mapping[int, Webhook], messages: list[dict[str, Any]]
 ) -> None:
-    """One delivery job per message, each retried with back-off by RQ."""
+    """One delivery job per message to a seat with a webhook."""
     for msg in messages:
         hook = hooks.get(msg["seat"])
         if hook:
-            queue.enqueue(
-                DELIVER_JOB,
-                hook["url"],
-                hook["secret"],
-                json.dumps(msg),
-                retry=RETRY,
-                result_ttl=600,
-                failure_ttl=86400,
-            )
+            scheduler.deliver(hook.url, hook.secret, json.dumps(msg))

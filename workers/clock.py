@@ -1,61 +1,57 @@
 """The deadline job: when a turn's time runs out, a bot plays it or the player forfeits."""
 
-import random
 import time
 
-from service.application import ServiceError
-from service.clock import turn_timed_out
-from workers.connection import game_service
+from engine import table
+from service.bootstrap import Cardtrail
+from service.commands import MakeMove
+from service.errors import MovedOn
+from service.repository import Loaded
+from workers.connection import cardtrail
+from workers.jobs import bot_command
 
 
 def turn_deadline(game_id: str, turn_version: int, seat: int) -> str:
-    service = game_service()
-    turn = service.clock.turns(game_id).get(seat)
-    if turn is None or turn["version"] != turn_version:
+    app = cardtrail()
+    turn = app.scheduler.clocked_turns(game_id).get(seat)
+    if turn is None or turn.version != turn_version:
         return "moved_on"
     now = time.time()
-    if now < turn["deadline"]:
-        service.clock.arm(game_id, turn_version, seat, turn["deadline"], job_suffix="-again")
+    if now < turn.deadline:
+        app.scheduler.arm_deadline(game_id, turn_version, seat, turn.deadline, suffix="-again")
         return "early"
-    loaded = service.load(game_id)
-    clock = service.clock_options(loaded.meta)
+    loaded = app.repository.load(game_id)
+    clock = loaded.table.clock
     if clock is None or seat not in loaded.game.to_act(loaded.state):
         return "moved_on"
-    if "bot" in service.seats(loaded.meta)[seat]:
+    if loaded.table.seats[seat].bot is not None:
         return "bot_seat"  # the clock is for absent players; bots' turns are never timed out
-    timed_out = turn_timed_out(seat, now, clock["on_timeout"])
+    timed_out = table.timed_out(seat, now, turn.deadline, clock["on_timeout"])
     try:
         if clock["on_timeout"] == "forfeit":
-            service.act(
-                game_id,
-                seat,
-                {"type": "forfeit"},
-                if_match=loaded.version,
-                loaded=loaded,
-                prefix=[timed_out],
+            forfeit = MakeMove(
+                game_id, seat, {"type": "forfeit"}, loaded.version, prefix=(timed_out,)
             )
+            app.commands.act(forfeit, loaded)
             return "forfeited"
-        bot = loaded.game.bots[clock["timeout_bot"]]
-        prefix = [timed_out]
-        while seat in loaded.game.to_act(loaded.state):
-            view = loaded.game.view(loaded.state, seat)
-            history = service.bot_history(game_id, seat, loaded.state, loaded.game)
-            rng = random.Random(f"{game_id}:{loaded.version}:{seat}:timeout")
-            command = bot(view, history, rng)
-            service.act(
-                game_id, seat, command, if_match=loaded.version, loaded=loaded, prefix=prefix
-            )
-            prefix = []
-            loaded = service.load(game_id)
-            if _turn_moved(service, game_id, seat, turn_version):
-                break
-    except ServiceError as error:
-        if error.status in (409, 412):
-            return "moved_on"
-        raise
+        _play_for(app, loaded, seat, turn_version, clock["timeout_bot"], timed_out)
+    except MovedOn:
+        return "moved_on"
     return "played_by_bot"
 
 
-def _turn_moved(service, game_id: str, seat: int, turn_version: int) -> bool:
-    turn = service.clock.turns(game_id).get(seat)
-    return turn is None or turn["version"] != turn_version
+def _play_for(
+    app: Cardtrail, loaded: Loaded, seat: int, turn_version: int, level: str, timed_out: dict
+) -> None:
+    """The time-out bot plays for the seat until its turn is over (a turn may take several
+    commands)."""
+    prefix: tuple[dict, ...] = (timed_out,)
+    while seat in loaded.game.to_act(loaded.state):
+        seed = f"{loaded.id}:{loaded.version}:{seat}:timeout"
+        command = bot_command(app, loaded, seat, level, seed)
+        app.commands.act(MakeMove(loaded.id, seat, command, loaded.version, prefix=prefix), loaded)
+        prefix = ()
+        loaded = app.repository.load(loaded.id)
+        turn = app.scheduler.clocked_turns(loaded.id).get(seat)
+        if turn is None or turn.version != turn_version:
+            break

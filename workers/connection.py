@@ -1,9 +1,10 @@
-"""Connections for workers: game state on REDIS_URL, the RQ queue on RQ_REDIS_URL (or the same)."""
+"""The worker process's application: game state on REDIS_URL, the RQ queue on
+RQ_REDIS_URL (or the same)."""
 
 import os
 from functools import lru_cache
 
-from service.application import GameService
+from service.bootstrap import Cardtrail, build
 from service.redis_server import connect, queue_connection
 
 
@@ -15,6 +16,6 @@ def redis_url() -> str:
 
 
 @lru_cache(maxsize=1)
-def game_service() -> GameService:
+def cardtrail() -> Cardtrail:
     """One per worker process: its state cache then serves every turn it plays."""
-    return GameService(connect(redis_url()), queue_client=queue_connection(redis_url()))
+    return build(connect(redis_url()), queue_connection(redis_url()))

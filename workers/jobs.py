@@ -5,35 +5,44 @@ import os
 import random
 import time
 
-from service.application import ServiceError
-from workers.connection import game_service
+from engine.bots import hand_memory, take_turn
+from engine.contract import Command
+from service.bootstrap import Cardtrail
+from service.commands import MakeMove
+from service.errors import MovedOn
+from service.repository import Loaded
+from workers.connection import cardtrail
 
 log = logging.getLogger(__name__)
 
 
 def play_bot_turn(game_id: str, version: int) -> str:
     """Play the bot turn due at `version`; a game that moved on ends the job quietly."""
-    service = game_service()
-    loaded = service.load(game_id)
+    app = cardtrail()
+    loaded = app.repository.load(game_id)
     if loaded.version != version:
         return "moved_on"
-    game, state = loaded.game, loaded.state
-    seats = service.seats(loaded.meta)
-    for seat in service.turns.bots_to_act(seats, game.to_act(state)):
-        level = seats[seat]["bot"]
-        view = game.view(state, seat)
-        history = service.bot_history(game_id, seat, state, game)
-        rng = random.Random(f"{game_id}:{version}:{seat}")
-        command = game.bots[level](view, history, rng)
-        _injected_delay()
-        try:
-            service.act(game_id, seat, command, if_match=version, loaded=loaded)
-        except ServiceError as error:
-            if error.status in (409, 412):
-                return "moved_on"
-            raise
-        return "played"
-    return "no_bot_to_act"
+    bots = loaded.table.bots_among(loaded.game.to_act(loaded.state))
+    if not bots:
+        return "no_bot_to_act"
+    seat = bots[0]
+    level = loaded.table.seats[seat].bot or ""
+    command = bot_command(app, loaded, seat, level, f"{game_id}:{version}:{seat}")
+    _injected_delay()
+    try:
+        app.commands.act(MakeMove(game_id, seat, command, if_match=version), loaded)
+    except MovedOn:
+        return "moved_on"
+    return "played"
+
+
+def bot_command(app: Cardtrail, loaded: Loaded, seat: int, level: str, rng_seed: str) -> Command:
+    """What the `level` bot plays for `seat` now: from the seat's view and its memory of
+    the hand (the log read backwards to the deal), with a generator seeded by the turn."""
+    events = app.repository.events.newest_first(loaded.id, upto=loaded.version)
+    memory = hand_memory(loaded.game, seat, loaded.state, events)
+    view = loaded.game.view(loaded.state, seat)
+    return take_turn(loaded.game, seat, level, view, memory, random.Random(rng_seed))
 
 
 def _injected_delay() -> None:

@@ -6,8 +6,8 @@ import ssl
 import time
 from urllib.parse import urlsplit
 
-from service.webhooks import check_url, message, queue_messages, sign
-from workers.connection import game_service
+from service.webhooks import check_url, message, send, sign
+from workers.connection import cardtrail
 
 TIMEOUT_S = 5
 
@@ -76,14 +76,11 @@ def deliver(url: str, secret: str, body: str) -> int:
 
 def remind(game_id: str, turn_version: int, seat: int) -> str:
     """At 80% of the move time: remind the seat, unless it has moved since."""
-    service = game_service()
-    turn = service.clock.turns(game_id).get(seat)
-    if turn is None or turn["version"] != turn_version:
+    app = cardtrail()
+    turn = app.scheduler.clocked_turns(game_id).get(seat)
+    if turn is None or turn.version != turn_version:
         return "moved"
-    hooks = service.webhooks(service.load(game_id).meta)
-    queue_messages(
-        service.notify_queue,
-        hooks,
-        [message(game_id, seat, "reminder", turn_version, deadline=turn["deadline"])],
-    )
+    hooks = app.repository.tables.get(game_id).webhooks()
+    reminder = message(game_id, seat, "reminder", turn_version, deadline=turn.deadline)
+    send(app.scheduler, hooks, [reminder])
     return "reminded"

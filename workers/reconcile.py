@@ -1,67 +1,49 @@
-"""The reconciler: no game waits forever on a bot whose worker died.
+"""The reconciler: no game waits forever on a bot whose worker died, or on a lost deadline.
 
 It looks at every game waiting on a bot. If the job meant to play that turn is
 missing, failed, finished without moving the game, or has been running far
 longer than any bot thinks (its worker was killed), it enqueues the turn again
 under a new attempt id. Duplicate moves are impossible however often this runs:
-a turn appends only at its expected version.
+a turn appends only at its expected version. Then it re-arms every deadline whose
+job went missing, and fires those long overdue.
 """
 
 import time
-from datetime import UTC, datetime
 
-from rq import Queue
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
+from service.bootstrap import Cardtrail
+from service.errors import NotFound
+from workers.connection import cardtrail
 
-from service.application import ServiceError
-from service.clock import DEADLINES
-from service.turns import (
-    QUEUE,
-    TURN_JOBS,
-    WAITING_ON_BOTS,
-)
-from workers.connection import game_service
-
-STALE_AFTER_S = 4.0  # a bot turn takes milliseconds; a job running this long lost its worker
 OVERDUE_S = 1.0  # a deadline this late has lost its scheduled job or its scheduler
-_LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
-
-
-RECONCILE_LOCK = "cardtrail:reconcile:lock"
 
 
 def reconcile() -> int:
-    """Re-enqueue lost bot turns; returns how many were re-enqueued (one worker at a time)."""
-    service = game_service()
-    if not service.redis.set(RECONCILE_LOCK, "1", nx=True, px=1500):
+    """Re-enqueue lost bot turns and deadlines; how many (one process at a time)."""
+    app = cardtrail()
+    if not app.scheduler.reconciler_turn():
         return 0
-    queue = service.turns.queue
-    redis = service.redis
+    return _requeue_bot_turns(app) + _rearm_deadlines(app)
+
+
+def _requeue_bot_turns(app: Cardtrail) -> int:
     requeued = 0
-    for raw_id in redis.zrange(WAITING_ON_BOTS, 0, -1):
-        game_id = raw_id.decode()
+    for game_id in app.scheduler.games_waiting_on_bots():
         try:
-            loaded = service.load(game_id)
-        except Exception:  # a vanished game: forget it
-            redis.zrem(WAITING_ON_BOTS, game_id)
+            loaded = app.repository.load(game_id)
+        except NotFound:  # a vanished game: forget it
+            app.scheduler.forget_game(game_id)
             continue
-        bots = service.turns.bots_to_act(
-            service.seats(loaded.meta), loaded.game.to_act(loaded.state)
-        )
-        if not bots:
-            service.turns.after_append(game_id, loaded.version, [])
+        if not loaded.table.bots_among(loaded.game.to_act(loaded.state)):
+            app.scheduler.no_bot_due(game_id)
             continue
-        current = redis.hget(TURN_JOBS, game_id)
-        if current is not None and _alive(current.decode(), loaded.version, queue.connection):
+        if app.scheduler.turn_job_alive(game_id, loaded.version):
             continue
-        attempt = int(time.time() * 1000)
-        service.turns.enqueue_turn(game_id, loaded.version, attempt=attempt)
+        app.scheduler.enqueue_turn(game_id, loaded.version, attempt=int(time.time() * 1000))
         requeued += 1
-    return requeued + _rearm_deadlines(service)
+    return requeued
 
 
-def _rearm_deadlines(service) -> int:
+def _rearm_deadlines(app: Cardtrail) -> int:
     """Deadlines whose job went missing are armed again; overdue ones are fired now.
 
     An overdue deadline usually means no scheduler is running (a killed worker's
@@ -70,59 +52,25 @@ def _rearm_deadlines(service) -> int:
     """
     now = time.time()
     armed = 0
-    queue = service.turns.queue
-    for raw_id, _ in service.redis.zrangebyscore(DEADLINES, "-inf", "+inf", withscores=True):
-        game_id = raw_id.decode()
-        turns = service.clock.turns(game_id)
+    scheduler = app.scheduler
+    for game_id in scheduler.games_with_deadlines():
+        turns = scheduler.clocked_turns(game_id)
         if not turns:
-            service.redis.zrem(DEADLINES, game_id)
+            scheduler.refresh_deadlines(game_id)  # none left: out of the index
             continue
         try:
-            seats = service.seats(service.load(game_id).meta)
-        except ServiceError:  # a vanished game: forget it
-            service.redis.zrem(DEADLINES, game_id)
+            table = app.repository.tables.get(game_id)
+        except NotFound:  # a vanished game: forget it
+            scheduler.forget_game(game_id)
             continue
         for seat, turn in turns.items():
-            if seat >= len(seats) or "bot" in seats[seat]:
+            if seat >= table.players or table.seats[seat].bot is not None:
                 continue  # a bot's turn has no deadline: a lost bot turn is re-enqueued above
-            version, deadline = turn["version"], turn["deadline"]
-            if deadline < now - OVERDUE_S:
-                service.clock.arm(game_id, version, seat, now, job_suffix=f"-late{int(now // 5)}")
+            if turn.deadline < now - OVERDUE_S:
+                late = f"-late{int(now // 5)}"
+                scheduler.arm_deadline(game_id, turn.version, seat, now, suffix=late)
                 armed += 1
-            elif not Job.exists(f"deadline-{game_id}-{version}", connection=queue.connection):
-                service.clock.arm(game_id, version, seat, deadline)
+            elif not scheduler.deadline_armed(game_id, turn.version):
+                scheduler.arm_deadline(game_id, turn.version, seat, turn.deadline)
                 armed += 1
     return armed
-
-
-def _alive(entry: str, version: int, connection) -> bool:
-    """Is the job recorded for this game meant for this version, and still able to run?"""
-    job_version, _, job_id = entry.partition(" ")
-    if int(job_version) != version:
-        return False
-    try:
-        job = Job.fetch(job_id, connection=connection)
-    except NoSuchJobError:
-        return False
-    status = job.get_status(refresh=False)
-    if status == JobStatus.QUEUED and _taken_but_never_started(job, connection):
-        return False
-    if status in _LIVE:
-        return True
-    if status == JobStatus.STARTED and job.started_at is not None:
-        started = job.started_at.replace(tzinfo=job.started_at.tzinfo or UTC)
-        return (datetime.now(UTC) - started).total_seconds() < STALE_AFTER_S
-    return False
-
-
-def _taken_but_never_started(job: Job, connection) -> bool:
-    """A killed worker's socket can outlive it (its forked scheduler holds a copy), so
-    Redis may still hand it the next job: the job then sits in RQ's intermediate queue."""
-    queue = Queue(QUEUE, connection=connection)
-    if connection.lpos(queue.intermediate_queue_key, job.id) is None:
-        return False
-    enqueued = job.enqueued_at
-    if enqueued is None:
-        return True
-    enqueued = enqueued.replace(tzinfo=enqueued.tzinfo or UTC)
-    return (datetime.now(UTC) - enqueued).total_seconds() > STALE_AFTER_S

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from rq import Queue, SimpleWorker
 
 from service.redis_server import queue_connection
-from service.turns import NOTIFY_QUEUE, QUEUE
+from service.scheduler import NOTIFY_QUEUE, QUEUE
 from workers.connection import redis_url
 from workers.reconcile import reconcile
 

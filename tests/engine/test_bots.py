@@ -1,6 +1,6 @@
 """Rummy bots: legal moves only, the seat's view only, and the strong bot's core.
 
-No timings here (decision times are measured with `engine.tournament`, not asserted).
+No timings here (decision times are measured with `engine.simulation.tournament`, not asserted).
 """
 
 import json
@@ -16,7 +16,7 @@ from engine.rummy.melds import arrange, candidate_melds
 from engine.rummy.options import resolve
 from engine.rummy.scoring import card_points
 from engine.rummy.state import deal_hands
-from engine.tournament import play_game, run_tournament, wilson
+from engine.simulation.tournament import play_game, run_tournament, wilson
 from tests.engine.rummy_helpers import GAME, Table, canonical
 
 PRESETS = ["pagat", "block", "penalty", "wrotham", "classic-online"]

@@ -1,4 +1,4 @@
-"""engine.random_play and `cardtrail simulate --players`: seeded random-vs-random games."""
+"""Seeded random-vs-random games (engine.simulation) and `cardtrail simulate --players`."""
 
 import json
 import random
@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from cardtrail.cli import main
 from engine import games, table
-from engine.random_play import play_random_game, simulate_random
+from engine.simulation.random_play import play_random_game, simulate_random
 
 GAME = games.get("rummy")
 

@@ -91,7 +91,7 @@ class Stack:
         self.web = subprocess.Popen(
             [
                 gunicorn,
-                "service.app:create_app()",
+                "service.api:create_app()",
                 "--worker-class",
                 "gthread",
                 "--threads",

@@ -10,7 +10,7 @@ from rq import Worker
 from rq.job import Job, JobStatus
 
 from service.store import EventStore
-from service.turns import TURN_JOBS
+from service.keys import TURN_JOBS
 from tests.reliability.stack import Stack
 from tests.reliability.test_r1_r2_r4_stack import audits_clean
 

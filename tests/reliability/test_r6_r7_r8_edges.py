@@ -9,6 +9,7 @@ import pytest
 
 from engine import games
 from replays.audit import audit_export
+from service.commands import CreateGame, SeatRequest
 from service.store import EventStore
 from tests.service.helpers import auth
 
@@ -165,9 +166,9 @@ def test_edges_huge_deep_unicode_and_thousands_of_games(client, redis_client):
     named = client.post("/games", json={"seats": [{"name": "Zoë 🂡 名前"}, {"name": "بوب"}]})
     assert named.status_code == 201
     assert named.get_json()["seats"][0]["name"] == "Zoë 🂡 名前"
-    app_service = client.application.extensions["cardtrail"]
+    commands = client.application.extensions["cardtrail"].commands
     for _ in range(2000):
-        app_service.create({"game": "rummy", "seats": [{"name": "a"}, {"open": True}]})
+        commands.create(CreateGame(seats=[SeatRequest(name="a"), SeatRequest(open=True)]))
     listed = client.get("/games?status=waiting&page=20&page_size=100").get_json()
     assert listed["total"] == 2000 and len(listed["items"]) == 100
     assert client.get("/games?page_size=101").status_code == 422

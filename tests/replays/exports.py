@@ -1,9 +1,9 @@
 """Exports built without a server, exactly as the service writes them, and ways to tamper.
 
-`build_export` plays a seeded random game through `engine.table` the way
-`service.application` does (one `create` batch with the commitment, the client
-seeds and the first deal; one batch per seated command; `seed_revealed` after the
-last move), chains the hashes with `engine.ledger` and writes the lines with
+`build_export` plays a seeded random game through the table's protocol
+(`engine.table`: one `create` batch with the commitment, the client seeds and the
+first deal; one batch per seated command; `seed_revealed` after the last move), as
+the service does, chains the hashes with `engine.ledger` and writes the lines with
 `replays.export`. tests/service/test_replays.py checks that a game played over
 HTTP exports to the very same bytes, so the offline audit tests below audit what
 the service really produces.
@@ -42,26 +42,20 @@ def build_batches(
     max_moves: int = 3000,
     game: str = "rummy",
 ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """The (command, events) batches of a whole game of `game`: the given seated `moves`,
-    or random legal ones from `rng`. `deck` deals hand 1 from that deck; `deck_source`
-    overrides what the creation event claims (a lying server)."""
+    """The (command, events) batches of a whole game of `game`, made by the table's
+    protocol alone: the given seated `moves`, or random legal ones from `rng`. `deck`
+    deals hand 1 from that deck; `deck_source` overrides what the creation event claims
+    (a lying server)."""
     rules = games.get(game)
-    seeds = list(client_seeds) if client_seeds is not None else [None] * players
-    resolved = rules.resolve_options(preset, options, players)
-    dealer = resolved.first_dealer
-    if dealer is None:
-        dealer = table.first_dealer(table.seed_key(server_seed), players)
+    seeds = table.Seeds(
+        server_seed, tuple(client_seeds) if client_seeds is not None else (None,) * players
+    )
+    setup = table.setup(rules, preset, options, players)
     source = deck_source or ("seed" if deck is None else "explicit")
-    created = rules.created_event(resolved, players, dealer, source)
-    created["seed_commitment"] = ledger.commitment(server_seed)
-    key = ledger.deal_key(server_seed, seeds)
-    state = rules.evolve(None, created)
-    deal = table.deal_command(rules, state, key)
-    if deck is not None:
-        deal["deck"] = list(deck)
-    first = [created, table.players_seated(seeds), *rules.decide(state, deal)]
-    batches = [({"type": "create"}, first)]
-    state = table.fold(rules, first)
+    created = table.create(setup, server_seed, source)
+    seated = table.seat(rules, created.state, seeds, deck)
+    batches = [(table.CREATE, [*created.events, *seated.events])]
+    state = seated.state
     queue = list(moves) if moves is not None else None
     while not rules.is_finished(state):
         assert len(batches) < max_moves, "the game did not finish"
@@ -70,12 +64,11 @@ def build_batches(
         else:
             seat = rules.to_act(state)[0]
             command = {**rng.choice(rules.legal_moves(state, seat)), "seat": seat}
-        state, events = table.play(rules, state, command, key)
-        if rules.is_finished(state):
-            events = [*events, table.seed_revealed(server_seed)]
-        # Through JSON, as the store keeps them.
-        batches.append((command, json.loads(json.dumps(events))))
-    return [(c, json.loads(json.dumps(e))) for c, e in batches]
+        step = table.move(rules, state, command, seeds)
+        state = step.state
+        batches.append((command, step.events))
+    # Through JSON, as the store keeps them.
+    return [(dict(c), json.loads(json.dumps(e))) for c, e in batches]
 
 
 def chain(game_id: str, batches) -> list[Line]:

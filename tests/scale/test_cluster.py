@@ -153,7 +153,7 @@ def test_games_across_cluster_slots_all_audit_clean(cluster, tmp_path):
         subprocess.Popen(
             [
                 gunicorn,
-                "service.app:create_app()",
+                "service.api:create_app()",
                 "--worker-class",
                 "gthread",
                 "--threads",

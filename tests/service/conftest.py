@@ -10,7 +10,7 @@ import os
 import pytest
 import redis
 
-from service.app import create_app
+from service.api import create_app
 from service.redis_server import EmbeddedRedis
 from service.store import EventStore
 

@@ -25,7 +25,7 @@ from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 from rq.scheduler import RQScheduler
 
 from engine import games, table
-from service.turns import NOTIFY_QUEUE, QUEUE
+from service.scheduler import NOTIFY_QUEUE, QUEUE
 from tests.service.helpers import auth
 from tests.service.test_workers import start_worker
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine.cards import standard_pack
-from service.app import MAX_BODY_BYTES
+from service.api import MAX_BODY_BYTES
 from service.store import EventStore
 from tests.service.helpers import (
     assert_problem,

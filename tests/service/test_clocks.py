@@ -12,8 +12,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from replays.audit import audit_export
-from service.clock import DEADLINE_JOB, REMIND_AT
-from service.turns import QUEUE
+from service.scheduler import DEADLINE_JOB, QUEUE, REMIND_AT
 from tests.service.helpers import auth, view
 from tests.service.live import (
     ALLOW_PRIVATE,
@@ -25,7 +24,7 @@ from tests.service.live import (
     signature_valid,
     wait_until,
 )
-from workers.connection import game_service
+from workers.connection import cardtrail
 from workers.reconcile import reconcile
 
 CLOCK_EVENTS = ("turn_started", "turn_timed_out")
@@ -176,11 +175,11 @@ def test_a_bots_own_turn_is_never_timed_out(client, store, redis_url, monkeypatc
     [(_, started)] = logged(store, game_id, "turn_started", seat=1)
     time.sleep(max(0.0, started["deadline"] + 1.2 - time.time()))  # overdue for the reconciler
     monkeypatch.setenv("REDIS_URL", redis_url)
-    game_service.cache_clear()
+    cardtrail.cache_clear()
     try:
         reconcile()  # what a worker's maintenance tick runs
     finally:
-        game_service.cache_clear()
+        cardtrail.cache_clear()
     queue = Queue(QUEUE, connection=store.redis)
     scheduled = ScheduledJobRegistry(queue=queue).get_job_ids()
     jobs = queue.get_jobs() + [Job.fetch(job_id, connection=store.redis) for job_id in scheduled]

@@ -160,8 +160,8 @@ def test_a_twin_that_lands_while_a_request_is_in_flight_is_replayed(
     game_id, token, turn = started_game(client)
     store = EventStore(redis_client)
     version = store.version(game_id)
-    service = app.extensions["cardtrail"]
-    real_check = service.store.idempotency_record
+    log = app.extensions["cardtrail"].repository.events
+    real_check = log.idempotency_record
     twin = {}
 
     def check_then_twin_lands(game, key):
@@ -171,7 +171,7 @@ def test_a_twin_that_lands_while_a_request_is_in_flight_is_replayed(
             twin["response"] = move(app.test_client(), game_id, token, DRAW, Idempotency_Key="k")
         return record
 
-    monkeypatch.setattr(service.store, "idempotency_record", check_then_twin_lands)
+    monkeypatch.setattr(log, "idempotency_record", check_then_twin_lands)
     response = move(client, game_id, token, DRAW, Idempotency_Key="k")
     assert twin["response"].status_code == 200
     assert response.status_code == 200, response.get_json()
@@ -185,8 +185,8 @@ def test_fifty_threads_that_all_loaded_the_same_version(app, client, redis_clien
     game_id, token, turn = started_game(client)
     store = EventStore(redis_client)
     version = store.version(game_id)
-    service = app.extensions["cardtrail"]
-    real_load = service.load
+    repository = app.extensions["cardtrail"].repository
+    real_load = repository.load
     loaded_all = threading.Barrier(THREADS)
 
     def load_then_wait(game):
@@ -194,7 +194,7 @@ def test_fifty_threads_that_all_loaded_the_same_version(app, client, redis_clien
         loaded_all.wait(timeout=30)
         return loaded
 
-    monkeypatch.setattr(service, "load", load_then_wait)
+    monkeypatch.setattr(repository, "load", load_then_wait)
     responses = run_together(app, THREADS, lambda c, i: move(c, game_id, token, DRAW))
     codes, _ = check_one_winner(responses, {(409, "version_conflict")})
     assert codes == {(409, "version_conflict")}

@@ -3,8 +3,9 @@
 import random
 
 from service import keys
-from service.app import create_app
-from service.application import SNAPSHOT_EVERY
+from service.api import create_app
+from service.repository import SNAPSHOT_EVERY
+from service.snapshots import SnapshotStore
 from service.store import EventStore
 from tests.service.helpers import auth, create_game, play_random_move, tokens
 
@@ -65,7 +66,7 @@ def test_deleting_all_snapshots_changes_no_view(app, client, redis_url, redis_cl
     assert from_snapshot == warm
     assert from_snapshot[(None, f"/games/{game_id}")]["version"] == version
 
-    assert store.delete_snapshots() == 2
+    assert SnapshotStore(redis_client).delete_all() == 2
     assert not redis_client.exists(keys.snapshot(game_id))
     assert not redis_client.exists(keys.snapshot(other["id"]))
 

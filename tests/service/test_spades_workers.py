@@ -14,7 +14,7 @@ import pytest
 
 from engine import games, table
 from engine.spades.state import deal_hands
-from service.turns import WAITING_ON_BOTS
+from service.keys import BOTS_WAITING
 from tests.service.helpers import cards_in, create_game, events, move, view
 from tests.service.live import Workers, play_own_turns, wait_until
 
@@ -88,7 +88,7 @@ def assert_played_through(client, store, redis_client, game_id: str, bot_seats: 
     assert plays == {seat: CARDS_PER_SEAT for seat in range(4)}
     made = bot_moves_were_legal(store, game_id, bot_seats)
     assert all(made[seat] >= 1 + CARDS_PER_SEAT for seat in bot_seats), made
-    assert redis_client.zscore(WAITING_ON_BOTS, game_id) is None
+    assert redis_client.zscore(BOTS_WAITING, game_id) is None
     return log, made
 
 

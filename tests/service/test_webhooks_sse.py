@@ -14,7 +14,7 @@ from rq import Queue
 from rq.registry import StartedJobRegistry
 from werkzeug.serving import make_server
 
-from service.turns import NOTIFY_QUEUE
+from service.scheduler import NOTIFY_QUEUE
 from service.webhooks import WebhookRefused
 from tests.service.helpers import (
     assert_problem,

@@ -12,7 +12,7 @@ from rq import Worker
 from rq.job import Job, JobStatus
 
 from engine import games, table
-from service.turns import TURN_JOBS, WAITING_ON_BOTS
+from service.keys import BOTS_WAITING, TURN_JOBS
 from tests.service.helpers import auth
 
 WORKER = "from workers.run import run_worker; run_worker(queues={!r})"
@@ -152,4 +152,4 @@ def test_bot_turn_survives_a_killed_worker(client, store, redis_client, workers)
     play_human_until_finished(client, game_id, token, 0, store)
     events = store.read(game_id)
     assert_turns_alternate(events)
-    assert redis_client.zscore(WAITING_ON_BOTS, game_id) is None
+    assert redis_client.zscore(BOTS_WAITING, game_id) is None

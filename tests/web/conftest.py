@@ -17,7 +17,7 @@ import pytest
 import redis
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from service.app import create_app
+from service.api import create_app
 from service.redis_server import EmbeddedRedis
 from tests.web.browsing import ARGS, CHROMIUM, DESKTOP, TIMEOUT_MS
 

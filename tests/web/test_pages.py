@@ -3,11 +3,10 @@
 import json
 import posixpath
 import re
-from pathlib import Path
 
 import pytest
 
-import service.web
+import service.api.pages
 from engine import games
 
 PAGES = ["/", "/play/some-game", "/replay/some-game"]
@@ -39,7 +38,9 @@ def test_lobby_offers_the_games_presets_and_bot_levels(client):
     presets = {game["name"]: set(game["presets"]) for game in config["games"]}
     assert {"pagat", "block", "wrotham"} <= presets["rummy"]
     assert presets["spades"] == {"pairs", "solo", "suicide", "whiz", "mirror"}
-    assert config["bot_levels"] == ["random", "greedy", "strong"]
+    bots = {game["name"]: game["bots"] for game in config["games"]}
+    assert bots == {name: list(games.get(name).bots) for name in bots}  # each game's own
+    assert bots["rummy"] == ["random", "greedy", "strong"]
 
 
 def test_every_module_and_stylesheet_is_served(client):
@@ -85,7 +86,7 @@ def test_unknown_assets_are_problems(client):
 
 def test_the_lobby_offers_exactly_the_games_the_pages_can_draw(client):
     """static/tables.json (what the lobby offers) names the modules games/index.js loads."""
-    static = Path(service.web.__file__).parent / "static"
+    static = service.api.pages.PAGES / "static"
     offered = json.loads((static / "tables.json").read_text())
     index = (static / "js" / "games" / "index.js").read_text()
     loaded = re.findall(r'import (\w+) from "\./(\w+)\.js"', index)

@@ -21,6 +21,9 @@ const CONFIG = config();
 // Each game's module names its presets' hints, its main options and its seats.
 const lobbyOf = (name) => gameModule(name)?.lobby ?? { hints: {}, options: [], seats: 2, maxSeats: 6 };
 const chosenLobby = () => lobbyOf($("#game").value);
+// The chosen game's bot levels, as the server's registry gives them.
+const chosenGame = () => (CONFIG.games || []).find((g) => g.name === $("#game").value);
+const botLevels = () => chosenGame()?.bots ?? ["random", "greedy", "strong"];
 
 // -- the create form ---------------------------------------------------------------------------
 
@@ -38,7 +41,7 @@ function fillGames() {
 }
 
 function fillPresets() {
-  const game = (CONFIG.games || []).find((g) => g.name === $("#game").value);
+  const game = chosenGame();
   const presetSelect = $("#preset");
   presetSelect.replaceChildren();
   for (const preset of game?.presets || []) {
@@ -107,9 +110,9 @@ function seatRow(kind = "bot", value = "greedy") {
   const botSelect = el(
     "select",
     { class: "seat-bot", "aria-label": "Bot level" },
-    (CONFIG.bot_levels || ["random", "greedy", "strong"]).map((level) => el("option", { value: level }, level)),
+    botLevels().map((level) => el("option", { value: level }, level)),
   );
-  if (kind === "bot") botSelect.value = value;
+  if (kind === "bot" && botLevels().includes(value)) botSelect.value = value;
   const remove = el("button", { type: "button", class: "secondary remove-seat", "aria-label": "Remove this seat" }, "✕");
   const row = el("li", { class: "seat-row" }, kindSelect, nameInput, botSelect, remove);
   const sync = () => {

@@ -8,7 +8,7 @@ from engine import table
 from engine.errors import InvalidOptions
 from engine.spades.bots import BOTS, _deck, _Play, estimate_tricks, nil_risk
 from engine.spades.options import resolve
-from engine.tournament import run_match, run_pairs_match, seating
+from engine.simulation.tournament import run_match, run_pairs_match, seating
 from tests.engine.spades.helpers import GAME, Table, suit_cards
 
 CONFIGS = [

@@ -277,7 +277,7 @@ def test_a_command_that_is_not_an_object_is_refused():
 def test_random_play_ends_with_the_default_options(preset):
     """Random bids seldom reach 500 (pairs tables sink to thousands below zero): the
     default `max_hands` cap still ends every game."""
-    from engine.random_play import play_random_game
+    from engine.simulation.random_play import play_random_game
 
     state, events = play_random_game("spades", 4, f"default {preset}", preset=preset)
     assert GAME.is_finished(state) and state.hands_played <= state.options.max_hands

@@ -30,7 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import games, table
+from engine.bots import Memories, take_turn
+from engine.contract import Bot
 from engine.errors import IllegalMove, InvalidOptions
+from engine.events import HAND_ENDED
 
 __all__ = [
     "BotRecord",
@@ -48,7 +51,6 @@ __all__ = [
 MAX_SEATS = 12  # the most seats `seating` tries when it looks for a layout that fits
 PARTNERS_ACROSS = ((0, 2), (1, 3))  # the partnership layout run_pairs_match plays
 
-Bot = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 Progress = Callable[[int, int], None]
 # How the games of a match are played: `map` in this process by default; a caller may
 # pass a process pool's map (each game is independent, and its record the same anywhere).
@@ -115,27 +117,20 @@ def play_game(
     and its label, so a tournament replays exactly.
     """
     game = games.get(game_name)
-    bots = _bots_for(game)
     labels = _labels(names)
     players = len(names)
     seat_bot = [(seat + rotation) % players for seat in range(players)]
     game_seed = f"{seed}:{index}"
     key = table.seed_key(game_seed)
     state, events = table.new_game(game_name, players, key, preset=preset, options=options)
-    histories: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+    memories = Memories(game, players)
     records = {label: BotRecord() for label in labels}
     rngs = [random.Random(f"{game_seed}:{rotation}:{labels[seat_bot[s]]}") for s in range(players)]
 
     def record(new: list[dict[str, Any]], state: Any) -> None:
+        memories.observe(new, state)
         for event in new:
-            kind = event["type"]
-            for seat in range(players):
-                if kind == "hand_dealt":
-                    histories[seat] = []
-                if kind in ("game_created", "game_ended"):
-                    continue
-                histories[seat].append(game.redact(event, seat, state))
-            if kind == "hand_ended":
+            if event["type"] == HAND_ENDED:
                 for seat in range(players):
                     entry = records[labels[seat_bot[seat]]]
                     entry.hands += 1
@@ -149,14 +144,13 @@ def play_game(
             raise RuntimeError(f"game {game_seed!r} rotation {rotation} did not finish")
         seat = game.to_act(state)[0]
         label = labels[seat_bot[seat]]
-        bot = bots[names[seat_bot[seat]]]
         view = game.view(state, seat)
         started, started_cpu = perf(), cpu()
-        command = bot(view, histories[seat], rngs[seat])
+        command = take_turn(game, seat, names[seat_bot[seat]], view, memories.of(seat), rngs[seat])
         records[label].times.append(perf() - started)
         records[label].cpu_times.append(cpu() - started_cpu)
         try:
-            state, new = table.play(game, state, {**command, "seat": seat}, key)
+            state, new = table.play(game, state, command, key)
         except IllegalMove as error:
             raise IllegalMove(
                 error.code,
@@ -370,7 +364,7 @@ def seating(
         except InvalidOptions:
             continue
         per_seat.append(players)
-        sides = game.sides(resolved, players) if game.sides is not None else None
+        sides = game.sides(resolved, players)
         if sides and all(len(side) > 1 for side in sides):
             if len(sides) == names_count:
                 return sides

@@ -1,4 +1,8 @@
-"""The Flask app factory."""
+"""The HTTP edge: the Flask app factory, and the one place refusals become statuses.
+
+`routes` holds the JSON API (flask-smorest, validated by `schemas`), `pages` the web
+table, `problems` the problem+json bodies. Below this package nothing knows HTTP.
+"""
 
 import os
 from typing import Any
@@ -8,14 +12,29 @@ from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service import problems
-from service.api import blp, health
-from service.application import GameService, ServiceError
-from service.history import History
+from service import errors
+from service.api import problems
+from service.api.pages import web
+from service.api.routes import blp, health
+from service.bootstrap import build
 from service.redis_server import connect, queue_connection
-from service.web import web
 
 MAX_BODY_BYTES = 64 * 1024
+
+# Each kind of refusal and its status; the most specific kind first.
+STATUSES: tuple[tuple[type[errors.ServiceError], int], ...] = (
+    (errors.StaleVersion, 412),
+    (errors.BadRequest, 400),
+    (errors.Unauthenticated, 401),
+    (errors.Forbidden, 403),
+    (errors.NotFound, 404),
+    (errors.Conflict, 409),
+    (errors.Refused, 422),
+)
+
+
+def status_of(error: errors.ServiceError) -> int:
+    return next(status for kind, status in STATUSES if isinstance(error, kind))
 
 
 class ProblemApi(Api):
@@ -46,14 +65,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(health)
     api.register_blueprint(blp)
     app.register_blueprint(web)  # the web pages: plain Flask, not in the OpenAPI spec
-    service = GameService(
+    app.extensions["cardtrail"] = build(
         connect(app.config["REDIS_URL"]),
+        queue_connection(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"]),
         allow_preset_deck=app.config["ALLOW_PRESET_DECK"],
-        queue_client=queue_connection(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"]),
     )
-    app.extensions["cardtrail"] = service
-    app.extensions["cardtrail.history"] = History(service)
+    _answer_errors(app)
+    return app
 
+
+def _answer_errors(app: Flask) -> None:
     @app.before_request
     def json_bodies_only():
         """A body that is not JSON would be silently ignored; say so instead."""
@@ -66,10 +87,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             )
         return None
 
-    @app.errorhandler(ServiceError)
-    def service_error(error: ServiceError):
-        errors = [{"field": error.field, "reason": error.detail}] if error.field else None
-        return problems.problem(error.status, error.code, error.detail, errors=errors)
+    @app.errorhandler(errors.ServiceError)
+    def refused(error: errors.ServiceError):
+        fields = [{"field": error.field, "reason": error.detail}] if error.field else None
+        return problems.problem(status_of(error), error.code, error.detail, errors=fields)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
@@ -86,5 +107,3 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             return problems.problem(400, "malformed_json", "The JSON body is nested too deeply.")
         app.logger.exception("unexpected error")
         return problems.problem(500, "internal_error", "Something went wrong on our side.")
-
-    return app

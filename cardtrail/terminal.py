@@ -1,6 +1,7 @@
 """`cardtrail replay`: a hand, step by step, in the terminal."""
 
 import os
+from typing import Any
 
 import click
 
@@ -13,15 +14,16 @@ def _cards(cards: list[str]) -> str:
 
 
 def print_replay(game_id: str, number: int | None, token: str | None) -> int:
-    from service.application import GameService, ServiceError
+    from service.errors import ServiceError
     from service.history import History
-    from service.redis_server import connect, queue_connection
+    from service.redis_server import connect
+    from service.repository import Repository
 
     url = os.environ.get("REDIS_URL")
     if not url:
         click.echo("Set REDIS_URL to the server's Redis (cardtrail serve prints it).", err=True)
         return 2
-    history = History(GameService(connect(url), queue_client=queue_connection(url)))
+    history = History(Repository(connect(url)))
     try:
         hands = history.hands(game_id)["hands"]
         if not hands:
@@ -29,6 +31,7 @@ def print_replay(game_id: str, number: int | None, token: str | None) -> int:
             return 0
         chosen = number if number is not None else hands[-1]["number"]
         steps = history.replay(game_id, chosen, token, None)
+        last = history.replay(game_id, chosen, token, steps["steps"])["state"]
     except ServiceError as error:
         click.echo(f"{error.code}: {error.detail}", err=True)
         return 1
@@ -38,17 +41,22 @@ def print_replay(game_id: str, number: int | None, token: str | None) -> int:
     )
     for step, event in enumerate(steps["events"]):
         click.echo(f"{step:>4}  {event['description']}")
-    last = history.replay(game_id, chosen, token, steps["steps"])["state"]
-    game = games.get(last["game"])
     click.echo("")
-    for seat, name in enumerate(steps["names"]):
-        cards = last.get("hands", [None] * len(steps["names"]))[seat]
+    _print_table(last, steps["names"])
+    return 0
+
+
+def _print_table(last: dict[str, Any], names: list[str]) -> None:
+    """Each seat's cards (or how many, when hidden) and score, then the public cards."""
+    for seat, name in enumerate(names):
+        cards = last.get("hands", [None] * len(names))[seat]
         if cards is None and last.get("you", {}).get("seat") == seat:
             cards = last["you"]["hand"]
         counts = last.get("hand_counts") or []
         hidden = f"{counts[seat]} cards" if seat < len(counts) else "hidden"
         shown = _cards(cards) if cards is not None else hidden
         click.echo(f"  {name}: {shown}   score {last['scores'][seat]}")
+    game = games.get(last["game"])
     for field, kind in game.view_fields.items():  # the game's public card fields
         value = last.get(field)
         if kind == "card_list" and value is not None:
@@ -58,4 +66,3 @@ def print_replay(game_id: str, number: int | None, token: str | None) -> int:
                 if isinstance(item, dict) and "cards" in item:
                     label = item.get("id", "")
                     click.echo(f"  {field.rstrip('s')} {label}: {_cards(item['cards'])}")
-    return 0

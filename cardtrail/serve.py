@@ -1,4 +1,5 @@
-"""`cardtrail serve`: the web app under gunicorn, with an embedded Redis when needed."""
+"""`cardtrail serve`: the web app under gunicorn, its workers, and an embedded Redis when
+no REDIS_URL names one."""
 
 import os
 import subprocess
@@ -21,7 +22,7 @@ class _Gunicorn(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self):
-        from service.app import create_app
+        from service.api import create_app
 
         return create_app()
 

@@ -11,7 +11,9 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from engine import InvalidCard, games
 from engine.cards import parse_card
 
-BOT_LEVELS = ("random", "greedy", "strong")
+# Every registered game's bot levels; a level the chosen game lacks is refused when the
+# game is created (service.commands), naming the seat.
+BOT_LEVELS = tuple(dict.fromkeys(level for name in games.names() for level in games.get(name).bots))
 
 
 class Card(fields.String):
@@ -121,7 +123,7 @@ class You(Schema):
 
 
 def _field(kind: str) -> fields.Field:
-    """The marshmallow field for a kind a game declares (see engine/games.py)."""
+    """The marshmallow field for a kind a game declares (see engine/contract.py)."""
     if kind.startswith("choice:"):
         return fields.String(validate=validate.OneOf(kind.removeprefix("choice:").split("|")))
     made = {

@@ -13,28 +13,31 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 
 from engine import games
-from service.schemas import BOT_LEVELS
+
+PAGES = Path(__file__).resolve().parent.parent  # service/: static/ and templates/
 
 web = Blueprint(
     "web",
     __name__,
-    static_folder="static",
+    static_folder=PAGES / "static",
     static_url_path="/assets",
-    template_folder="templates",
+    template_folder=PAGES / "templates",
 )
 
 
 # The games the pages know how to draw (each has a module in static/js/games/): a list
 # kept beside the pages' scripts, since drawing a game is the pages' business.
-TABLE_GAMES = tuple(json.loads((Path(__file__).parent / "static" / "tables.json").read_text()))
+TABLE_GAMES = tuple(json.loads((PAGES / "static" / "tables.json").read_text()))
 
 
 def _config() -> dict[str, Any]:
-    """What the lobby's form offers: the games, their presets and the bot levels."""
-    offered = [name for name in games.names() if name in TABLE_GAMES]
+    """What the lobby's form offers: the games, their presets and their bots' levels."""
+    offered = [games.get(name) for name in games.names() if name in TABLE_GAMES]
     return {
-        "games": [{"name": name, "presets": list(games.get(name).presets)} for name in offered],
-        "bot_levels": list(BOT_LEVELS),
+        "games": [
+            {"name": game.name, "presets": list(game.presets), "bots": list(game.bots)}
+            for game in offered
+        ],
     }
 
 

@@ -1,4 +1,4 @@
-"""The HTTP API: thin handlers that validate, call the application layer, shape output."""
+"""The HTTP API: thin handlers that validate, call the commands or queries, shape output."""
 
 from typing import Any
 
@@ -6,9 +6,10 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service import schemas
-from service.application import GameService, ServiceError
-from service.history import History
+from service.api import schemas
+from service.bootstrap import Cardtrail
+from service.commands import CreateGame, JoinGame, SeatRequest
+from service.errors import BadRequest, Unauthenticated
 
 blp = Blueprint("games", __name__, description="Games, seats, moves and their events")
 health = Blueprint("health", __name__, description="Liveness")
@@ -17,8 +18,9 @@ BEARER = [{"bearerAuth": []}, {}]
 STREAM_SECONDS = 300.0
 
 
-def service() -> GameService:
-    return current_app.extensions["cardtrail"]
+def cardtrail() -> Cardtrail:
+    found: Cardtrail = current_app.extensions["cardtrail"]
+    return found
 
 
 def bearer_token() -> str | None:
@@ -27,7 +29,7 @@ def bearer_token() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ServiceError(401, "malformed_authorization", 'Use "Authorization: Bearer <token>".')
+        raise Unauthenticated("malformed_authorization", 'Use "Authorization: Bearer <token>".')
     return token.strip()
 
 
@@ -37,14 +39,14 @@ def if_match() -> int | None:
         return None
     text = header.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise ServiceError(400, "malformed_if_match", 'If-Match must be a version, e.g. "12".')
+        raise BadRequest("malformed_if_match", 'If-Match must be a version, e.g. "12".')
     return int(text)
 
 
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
-        raise ServiceError(400, "malformed_idempotency_key", "Idempotency-Key: 1 to 200 chars.")
+        raise BadRequest("malformed_idempotency_key", "Idempotency-Key: 1 to 200 chars.")
     return key
 
 
@@ -62,13 +64,16 @@ class Games(MethodView):
     @blp.response(201, schemas.CreatedGame)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game: seats are players (a token each), bots or open seats."""
-        return service().create(body)
+        seats = [SeatRequest(**seat) for seat in body.pop("seats")]
+        return cardtrail().commands.create(CreateGame(seats=seats, **body))
 
     @blp.arguments(schemas.ListQuery, location="query", unknown=None)
     @blp.response(200, schemas.GameList)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first, optionally by status."""
-        return service().list_games(query.get("status"), query["page"], query["page_size"])
+        return cardtrail().queries.list_games(
+            query.get("status"), query["page"], query["page_size"]
+        )
 
 
 @blp.route("/games/<game_id>")
@@ -77,7 +82,7 @@ class GameResource(MethodView):
     @blp.doc(security=BEARER)
     def get(self, game_id: str) -> Any:
         """The game as the bearer's seat sees it, or as a spectator without a token."""
-        view = service().view(game_id, bearer_token())
+        view = cardtrail().queries.view(game_id, bearer_token())
         return view, 200, {"ETag": f'"{view["version"]}"'}
 
 
@@ -87,9 +92,7 @@ class Join(MethodView):
     @blp.response(201, schemas.Joined)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open seat; the last seat filled starts the game."""
-        return service().join(
-            game_id, body["name"], body.get("seat"), body.get("client_seed"), body.get("webhook")
-        )
+        return cardtrail().commands.join(JoinGame(game_id, **body))
 
 
 @blp.route("/games/<game_id>/moves")
@@ -105,7 +108,9 @@ class Moves(MethodView):
     )
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Make a move for the bearer's seat; answers with the new events as that seat sees them."""
-        return service().move(game_id, bearer_token(), body, if_match(), idempotency_key())
+        return cardtrail().commands.move(
+            game_id, bearer_token(), body, if_match(), idempotency_key()
+        )
 
 
 @blp.route("/games/<game_id>/events")
@@ -115,11 +120,9 @@ class Events(MethodView):
     @blp.doc(security=BEARER)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Events after version `after`; with `wait` seconds, blocks until one arrives."""
-        return service().events(game_id, bearer_token(), query["after"], query["wait"])
-
-
-def history() -> History:
-    return current_app.extensions["cardtrail.history"]
+        return cardtrail().queries.events_since(
+            game_id, bearer_token(), query["after"], query["wait"]
+        )
 
 
 @blp.route("/games/<game_id>/hands")
@@ -127,7 +130,7 @@ class Hands(MethodView):
     @blp.response(200, schemas.HandsOut)
     def get(self, game_id: str) -> dict[str, Any]:
         """Every hand: number, dealer, first and last version, steps, finished, result."""
-        return history().hands(game_id)
+        return cardtrail().history.hands(game_id)
 
 
 @blp.route("/games/<game_id>/hands/<int:number>/replay")
@@ -140,7 +143,7 @@ class Replay(MethodView):
 
         A finished hand is shown face up; a hand in play only from the caller's seat.
         """
-        return history().replay(game_id, number, bearer_token(), query.get("step"))
+        return cardtrail().history.replay(game_id, number, bearer_token(), query.get("step"))
 
 
 @blp.route("/games/<game_id>/export")
@@ -156,7 +159,7 @@ class Export(MethodView):
     )
     def get(self, game_id: str) -> Response:
         """The whole finished game as JSON Lines, each event with its command and hash."""
-        lines = history().export(game_id, bearer_token())
+        lines = cardtrail().history.export(game_id, bearer_token())
         body = "".join(line + "\n" for line in lines)
         return Response(
             body,
@@ -171,7 +174,7 @@ class Audit(MethodView):
     @blp.doc(security=BEARER)
     def get(self, game_id: str) -> dict[str, Any]:
         """Re-run the finished game: hash chain, seed commitment, every deal, every move."""
-        return history().audit(game_id, bearer_token())
+        return cardtrail().history.audit(game_id, bearer_token())
 
 
 @blp.route("/games/<game_id>/stream")
@@ -192,7 +195,7 @@ class Stream(MethodView):
         last_id = request.headers.get("Last-Event-ID", "")
         if last_id.isdigit():
             after = int(last_id)
-        stream = service().follow(game_id, bearer_token(), after, STREAM_SECONDS)
+        stream = cardtrail().queries.follow(game_id, bearer_token(), after, STREAM_SECONDS)
         return Response(
             stream,
             mimetype="text/event-stream",

@@ -1,0 +1,195 @@
+"""The contract between a game and the rest of cardtrail.
+
+A game is a decider (`decide(state, command) -> events`, `evolve(state, event) -> state`)
+plus what the table, the service, the bots and the replays need to know about it: its
+options and pack, its legal moves, what each seat may see, a sentence per event and
+its bots. Subclass `Game` and declare only what differs from the defaults here; the
+registry (`engine.games`) finds the subclass's instance through an entry point.
+
+The code outside a game reads a small shared vocabulary of its states and events:
+`GameState` below, and the typed events in `engine.events`. Everything else a game
+keeps to itself.
+"""
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from engine.events import EVENT_VERSION
+
+Event = dict[str, Any]
+Command = dict[str, Any]
+View = dict[str, Any]
+
+# A bot: one seat's view, its memory of the hand (see `engine.bots.hand_memory`) and an
+# explicit random generator in; the command it plays out. Bots never see a state.
+Bot = Callable[[View, list[Event], random.Random], Command]
+
+
+class GameOptions(Protocol):
+    """Resolved options: every field set, recorded in the game's first event."""
+
+    @property
+    def first_dealer(self) -> int | None: ...
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+class HandInPlay(Protocol):
+    """What the table reads of the current hand."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def turn(self) -> int: ...
+
+
+class GameState(Protocol):
+    """What the table reads of any game's state (each game's state has more).
+
+    `status` is "dealing" (a hand is due), "playing" or "finished"; `hand` is None
+    only before the first deal.
+    """
+
+    @property
+    def options(self) -> Any: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def first_dealer(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def hands_played(self) -> int: ...
+
+    @property
+    def hand(self) -> Any: ...
+
+    @property
+    def result(self) -> Mapping[str, Any] | None: ...
+
+
+S = TypeVar("S", bound=GameState)
+Opts = TypeVar("Opts", bound=GameOptions)
+
+# The kinds of field a command or a view may carry beyond the generic ones, so that the
+# service can describe and validate them without knowing the game. Kinds: "card",
+# "card_or_null", "cards", "card_list", "card_groups", "int", "int_or_null", "bool",
+# "int_list", "cards_list", "dicts", "dict_or_null", "str", "str_or_null", "list",
+# "choice:a|b|…".
+FieldKinds = Mapping[str, str]
+
+
+class Game(Generic[S, Opts]):
+    """A card game. Subclasses set the class attributes and the rules' functions
+    (as `staticmethod`s of the game's own modules: the fold calls `evolve` for every
+    event, so no extra call layer); the defaults fit trick and rummy games alike."""
+
+    name: ClassVar[str]
+    rules_version: ClassVar[str]  # changes whenever a state folded by older rules would differ
+    title: ClassVar[str] = ""  # for people: "Rummy"; defaults to the name, capitalised
+    presets: ClassVar[tuple[str, ...]]
+    # each command a seat may send: its type -> the fields it carries (kinds as above)
+    commands: ClassVar[Mapping[str, FieldKinds]]
+    view_fields: ClassVar[FieldKinds] = {}
+    bots: ClassVar[Mapping[str, Bot]] = {}
+    event_version: ClassVar[int] = EVENT_VERSION
+
+    # -- the rules: every game defines these ------------------------------------
+
+    def resolve_options(
+        self, preset: str | None, options: Mapping[str, Any] | None, players: int
+    ) -> Opts:
+        """Every option resolved from the preset and the explicit ones, or InvalidOptions."""
+        raise NotImplementedError
+
+    def pack(self, options: Opts) -> tuple[str, ...]:
+        """Every card of one deck, in a fixed order (the shuffle reorders it)."""
+        raise NotImplementedError
+
+    def decide(self, state: S, command: Command) -> list[Event]:
+        raise NotImplementedError
+
+    def evolve(self, state: S | None, event: Event) -> S:
+        raise NotImplementedError
+
+    def legal_moves(self, state: S, seat: int) -> list[Command]:
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> View:
+        """The game as `seat` may see it (None: a spectator)."""
+        raise NotImplementedError
+
+    def reveal(self, state: S) -> View:
+        """Every card face up: finished hands' replays and audits, never live play."""
+        raise NotImplementedError
+
+    def describe(self, event: Event, names: Sequence[str]) -> str:
+        """One sentence for people, seats called by `names`."""
+        raise NotImplementedError
+
+    # -- defaults ---------------------------------------------------------------
+
+    @property
+    def command_types(self) -> tuple[str, ...]:
+        return tuple(self.commands)
+
+    @property
+    def command_fields(self) -> dict[str, str]:
+        """Every field of every command, by name (one name means one kind)."""
+        pooled: dict[str, str] = {}
+        for fields in self.commands.values():
+            pooled.update(fields)
+        return pooled
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name.capitalize()
+
+    def created_event(
+        self, options: Opts, players: int, first_dealer: int, deck_source: str
+    ) -> Event:
+        """The game's own part of its first event; the table adds its commitments."""
+        return {
+            "type": "game_created",
+            "v": self.event_version,
+            "game": self.name,
+            "options": options.as_dict(),
+            "players": players,
+            "first_dealer": first_dealer,
+            "deck_source": deck_source,
+        }
+
+    def redact(self, event: Event, seat: int | None, state: S | None = None) -> Event:
+        """The event as `seat` may see it; by default every event is public."""
+        return event
+
+    def to_act(self, state: S) -> list[int]:
+        """The seats that may act now (whose turn it is while a hand is in play)."""
+        return [state.hand.turn] if state.status == "playing" else []
+
+    def next_hand(self, state: S) -> int | None:
+        """The number of the hand to deal, when one is due."""
+        return state.hands_played + 1 if state.status == "dealing" else None
+
+    def is_finished(self, state: S) -> bool:
+        return state.status == "finished"
+
+    def sides(self, options: Opts, players: int) -> tuple[tuple[int, ...], ...] | None:
+        """Who plays together, as seats; None when every seat plays for itself."""
+        return None
+
+    def bot(self, level: str) -> Bot:
+        """The bot of `level`; KeyError for a level this game has no bot of."""
+        return self.bots[level]
+
+    def __repr__(self) -> str:
+        return f"<game {self.name} {self.rules_version}>"

@@ -1,0 +1,110 @@
+"""The events every part of cardtrail reads, whatever the game: their names and fields.
+
+Events are plain JSON objects (`{"type": …, "v": …, …}`) so that they hash, store and
+export as they are; these TypedDicts only say which fields code outside a game may rely
+on. A game's own events (a draw, a bid, a trick) are its business and are not listed.
+
+Game events (made by each game's decider):
+  game_created  the game's options and seats, then the table's commitments
+  hand_dealt    a deck in full, who dealt, the hand's number
+  hand_ended    each seat's points this hand (`deltas`) and totals (`scores`)
+  game_ended    the winning seats (`winners`) and the final `scores`
+Table events (made by `engine.table`, the same for every game; folds pass over them):
+  players_seated  every seat filled, with the client seeds that go into the deal key
+  seed_revealed   the server seed, once the game is over
+  turn_started    a clocked turn began (when, and its deadline)
+  turn_timed_out  a clocked turn ran out (and what the table did about it)
+"""
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+EVENT_VERSION = 1
+
+GAME_CREATED = "game_created"
+HAND_DEALT = "hand_dealt"
+HAND_ENDED = "hand_ended"
+GAME_ENDED = "game_ended"
+PLAYERS_SEATED = "players_seated"
+SEED_REVEALED = "seed_revealed"
+TURN_STARTED = "turn_started"
+TURN_TIMED_OUT = "turn_timed_out"
+
+CLOCK_EVENTS = frozenset({TURN_STARTED, TURN_TIMED_OUT})
+TABLE_EVENTS = frozenset({PLAYERS_SEATED, SEED_REVEALED}) | CLOCK_EVENTS
+# The events that close a hand: a game can end inside one (a forfeit).
+HAND_CLOSERS = frozenset({HAND_ENDED, GAME_ENDED})
+
+
+class ClockSettings(TypedDict):
+    """A turn clock, as recorded in `game_created` (see `engine.table.clock`)."""
+
+    move_time: str
+    seconds: int
+    on_timeout: Literal["bot", "forfeit"]
+    timeout_bot: str
+
+
+class GameCreated(TypedDict):
+    type: Literal["game_created"]
+    v: int
+    game: str
+    options: dict[str, Any]
+    players: int
+    first_dealer: int
+    deck_source: str  # "seed" (dealt from the seeds) | "explicit" (a test's deck)
+    seed_commitment: NotRequired[str]
+    clock: NotRequired[ClockSettings]
+
+
+class HandDealt(TypedDict):
+    type: Literal["hand_dealt"]
+    v: int
+    hand: int
+    dealer: int
+    deck: list[str]
+    shuffle_key: str
+
+
+class HandEnded(TypedDict):
+    type: Literal["hand_ended"]
+    v: int
+    hand: int
+    deltas: list[int]  # each seat's points this hand
+    scores: list[int]  # each seat's total after it
+
+
+class GameEnded(TypedDict):
+    type: Literal["game_ended"]
+    v: int
+    winners: list[int]
+    scores: list[int]
+    hands_played: int
+    forfeited: NotRequired[int]
+
+
+class PlayersSeated(TypedDict):
+    type: Literal["players_seated"]
+    v: int
+    client_seeds: list[str | None]
+
+
+class SeedRevealed(TypedDict):
+    type: Literal["seed_revealed"]
+    v: int
+    server_seed: str
+
+
+class TurnStarted(TypedDict):
+    type: Literal["turn_started"]
+    v: int
+    seat: int
+    at: float
+    deadline: float
+
+
+class TurnTimedOut(TypedDict):
+    type: Literal["turn_timed_out"]
+    v: int
+    seat: int
+    at: float
+    action: Literal["bot", "forfeit"]

@@ -1,0 +1,112 @@
+"""The table's protocol: how every game is created, seated, dealt, played and closed.
+
+The service records each step as one batch of events under one command, and the audit
+replays the batches through these same functions:
+
+  create  {"type": "create"}  `game_created`: the options, the first dealer (drawn from
+          the server seed, so it is fixed before any client seed is chosen), the
+          commitment SHA-256(server seed) and the clock. When every seat is filled at
+          once, `seat` follows in the same batch.
+  start   {"type": "start"}   `seat`: `players_seated` with every client seed, then the
+          first deal from the deal key (server seed + client seeds).
+  a move  {…, "seat": n}      `move`: the game's events, every deal that falls due and,
+          when the game is over, `seed_revealed`.
+A clocked table adds `turn_started` to any batch that begins a turn
+(`engine.table.clock.clocked`), and a time-out opens its batch with `turn_timed_out`.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from engine import ledger
+from engine.contract import Command, Event, Game
+from engine.events import ClockSettings, PlayersSeated, SeedRevealed
+from engine.shuffle import seed_key
+from engine.table.clock import split_options
+from engine.table.dealing import deal_command, dealer_for, play
+from engine.table.folding import fold
+
+AnyGame = Game[Any, Any]
+
+CREATE = {"type": "create"}
+START = {"type": "start"}
+
+
+@dataclass(frozen=True)
+class Seeds:
+    """What the deals come from: the server's secret seed and each seat's client seed."""
+
+    server: str
+    clients: tuple[str | None, ...] = ()
+
+    @cached_property
+    def deal_key(self) -> bytes:
+        return ledger.deal_key(self.server, self.clients)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A table before its first event: the game, its resolved options, seats and clock."""
+
+    game: AnyGame
+    options: Any
+    players: int
+    clock: ClockSettings | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one step of the protocol made: the state after it and its events, in order."""
+
+    state: Any
+    events: list[Event]
+
+
+def setup(
+    game: AnyGame, preset: str | None, options: Mapping[str, Any] | None, players: int
+) -> Setup:
+    """The game's options resolved and the clock split off; InvalidOptions names a field."""
+    own, clock = split_options(game, options)
+    return Setup(game, game.resolve_options(preset, own, players), players, clock)
+
+
+def players_seated(client_seeds: Sequence[str | None]) -> PlayersSeated:
+    return {"type": "players_seated", "v": 1, "client_seeds": list(client_seeds)}
+
+
+def seed_revealed(server_seed: str) -> SeedRevealed:
+    return {"type": "seed_revealed", "v": 1, "server_seed": server_seed}
+
+
+def create(table: Setup, server_seed: str, deck_source: str = "seed") -> Step:
+    """The game's first event, committing to the server seed."""
+    game = table.game
+    dealer = dealer_for(table.options, seed_key(server_seed), table.players)
+    created = game.created_event(table.options, table.players, dealer, deck_source)
+    created["seed_commitment"] = ledger.commitment(server_seed)
+    if table.clock:
+        created["clock"] = dict(table.clock)
+    return Step(game.evolve(None, created), [created])
+
+
+def seat(game: AnyGame, state: Any, seeds: Seeds, deck: Sequence[str] | None = None) -> Step:
+    """Every seat is filled: record the client seeds, then deal the first hand.
+
+    `deck` replaces the shuffled deck (tests only: the game says `deck_source:
+    "explicit"`); IllegalMove("invalid_deck") when it is not the game's pack.
+    """
+    command: Command = deal_command(game, state, seeds.deal_key)
+    if deck is not None:
+        command["deck"] = list(deck)
+    dealt = game.decide(state, command)
+    return Step(fold(game, dealt, state), [players_seated(seeds.clients), *dealt])
+
+
+def move(game: AnyGame, state: Any, command: Command, seeds: Seeds) -> Step:
+    """A seat's command, the deals that fall due and, once the game is over, the seed."""
+    after, events = play(game, state, command, seeds.deal_key)
+    if game.is_finished(after):
+        events = [*events, seed_revealed(seeds.server)]
+    return Step(after, events)

@@ -1,0 +1,125 @@
+"""The repository: a game's table and state now, and appending what happened next.
+
+A state is never stored as truth: it is the fold of the game's log. To make that fast
+the repository keeps folded states in process memory (an LRU) and as snapshots in
+Redis, and folds only the events since; both are caches, and dropping either changes
+no answer. A load costs one round trip when the state is cached (the table and the
+events since, pipelined); an append one more (the append script).
+"""
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from engine import games, ledger, table
+from engine.contract import Command, Event, Game
+from service.errors import MovedOn
+from service.snapshots import Snapshot, SnapshotStore
+from service.store import Appended, EventStore, VersionConflict
+from service.tables import Table, TableStore, decode
+
+SNAPSHOT_EVERY = 32  # fold at most this many events past the last snapshot
+CACHE_GAMES = 2048  # states kept in process memory (a cache like the snapshots)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as it is now: its table, its rules, its folded state and where its log ends."""
+
+    table: Table
+    game: Game[Any, Any]
+    state: Any
+    version: int
+    last_hash: str
+
+    @property
+    def id(self) -> str:
+        return self.table.id
+
+
+class Repository:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self.tables = TableStore(client)
+        self.events = EventStore(client)
+        self.snapshots = SnapshotStore(client)
+        self._cache: OrderedDict[str, Snapshot] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def load(self, game_id: str) -> Loaded:
+        """The game now: the cached state (or the snapshot) plus the events since, folded."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        self.tables.get_in(pipe, game_id)
+        if cached is None:
+            self.snapshots.get_in(pipe, game_id)
+        else:
+            self.events.read_records_in(pipe, game_id, after=cached.version)
+        raw_table, rest = pipe.execute()
+        found = decode(game_id, raw_table)
+        game = games.get(found.game)
+        if cached is not None:
+            start = cached
+            records = self.events.parse_records(rest)
+        else:
+            start = self.snapshots.decode(rest, game.rules_version) or Snapshot(
+                0, None, ledger.chain_start(game_id)
+            )
+            records = self.events.records(game_id, after=start.version)
+        state = table.fold(game, (record.event for record in records), start.state)
+        now = Snapshot(
+            records[-1].version if records else start.version,
+            state,
+            records[-1].hash if records else start.last_hash,
+        )
+        if cached is None and len(records) >= SNAPSHOT_EVERY:
+            self.snapshots.save(game_id, game.rules_version, now)
+        self._remember(game_id, now)
+        return Loaded(found, game, state, now.version, now.last_hash)
+
+    def append(
+        self,
+        loaded: Loaded,
+        events: list[Event],
+        state: Any,
+        command: Command,
+        idempotency: tuple[str, dict[str, Any]] | None = None,
+    ) -> Appended:
+        """Append `events` (the batch `command` made) if the game is still at
+        `loaded.version`; MovedOn if another append came first."""
+        try:
+            appended = self.events.append(
+                loaded.id, loaded.version, events, loaded.last_hash, command, idempotency
+            )
+        except VersionConflict as conflict:
+            raise MovedOn(
+                "version_conflict",
+                f"The game moved on (now at version {conflict.actual}); reload and try again.",
+            ) from None
+        if appended.replayed is None:
+            self.remember_append(loaded, appended, state)
+        return appended
+
+    def remember_append(self, loaded: Loaded, appended: Appended, state: Any) -> None:
+        now = Snapshot(appended.version, state, appended.last_hash)
+        self._remember(loaded.id, now)
+        if appended.version // SNAPSHOT_EVERY != loaded.version // SNAPSHOT_EVERY:
+            self.snapshots.save(loaded.id, loaded.game.rules_version, now)
+
+    def _remember(self, game_id: str, snapshot: Snapshot) -> None:
+        with self._lock:
+            known = self._cache.get(game_id)
+            if known is None or known.version <= snapshot.version:
+                self._cache[game_id] = snapshot
+                self._cache.move_to_end(game_id)
+            while len(self._cache) > CACHE_GAMES:
+                self._cache.popitem(last=False)
+
+    def forget(self) -> None:
+        """Drop the in-process cache (tests prove it is only a cache)."""
+        with self._lock:
+            self._cache.clear()
