@@ -27,9 +27,9 @@ def _bots(games: int) -> dict[str, Any]:
     elapsed = time.perf_counter() - started
     strong = summary["bots"]["strong"]
     return {
-        "p5_strong_decision_p50_ms": round(strong["decision_ms_p50"], 3),
-        "p5_strong_decision_p99_ms": round(strong["decision_ms_p99"], 3),
-        "p7_bot_hands_per_s": round(summary["hands"] / elapsed, 1),
+        "rummy_strong_decision_p50_ms": round(strong["decision_ms_p50"], 3),
+        "rummy_strong_decision_p99_ms": round(strong["decision_ms_p99"], 3),
+        "rummy_bot_hands_per_s": round(summary["hands"] / elapsed, 1),
         "strong_win_rate": round(strong["win_rate"], 3),
     }
 
@@ -43,9 +43,9 @@ def _spades(deals: int) -> dict[str, Any]:
     strong = summary["bots"]["strong"]
     low, high = strong["win_rate_ci95"]
     return {
-        "s5_spades_strong_decision_p50_ms": round(strong["decision_ms_p50"], 3),
-        "s5_spades_strong_decision_p99_ms": round(strong["decision_ms_p99"], 3),
-        "s5_spades_strong_decision_cpu_p99_ms": round(strong["decision_cpu_ms_p99"], 3),
+        "spades_strong_decision_p50_ms": round(strong["decision_ms_p50"], 3),
+        "spades_strong_decision_p99_ms": round(strong["decision_ms_p99"], 3),
+        "spades_strong_decision_cpu_p99_ms": round(strong["decision_cpu_ms_p99"], 3),
         "spades_strong_decisions": strong["decisions"],
         "spades_games": summary["games"],
         "spades_hands": summary["hands"],
@@ -86,14 +86,14 @@ def run(quick: bool, scale: bool) -> dict[str, Any]:
 GOALS = [
     ("engine_fold_events_per_s", ">=", 200_000, "engine fold events/s"),
     ("engine_random_hands_per_s", ">=", 200, "random 2-player hands/s"),
-    ("moves_over_noop", ">=", 0.5, "P1 moves/s ÷ no-op req/s"),
-    ("latency_ratio_5000_over_50", "<=", 1.2, "P2 move p50 @5000 ÷ @50"),
-    ("p3_fold_over_read", "<=", 1.0, "P3 fold ÷ read from Redis"),
-    ("bot_over_noop_p50", "<=", 3.0, "P4 bot reply ÷ no-op job"),
-    ("p5_strong_decision_p99_ms", "<=", 20.0, "P5 strong decision p99 ms"),
-    ("p6_replay_over_read", "<=", 2.0, "P6 replay step ÷ state read"),
-    ("p7_bot_hands_per_s", None, None, "P7 bot-vs-bot hands/s"),
-    ("s5_spades_strong_decision_p99_ms", "<=", 20.0, "Spades strong decision p99 ms (wall)"),
+    ("moves_over_noop", ">=", 0.5, "moves/s ÷ no-op req/s"),
+    ("latency_ratio_5000_over_50", "<=", 1.2, "move p50 @5000 ÷ @50"),
+    ("fold_over_read", "<=", 1.0, "fold ÷ read from Redis"),
+    ("bot_over_noop_p50", "<=", 3.0, "bot reply ÷ no-op job"),
+    ("rummy_strong_decision_p99_ms", "<=", 20.0, "Rummy strong decision p99 ms"),
+    ("replay_over_read", "<=", 2.0, "replay step ÷ state read"),
+    ("rummy_bot_hands_per_s", None, None, "Rummy bot-vs-bot hands/s"),
+    ("spades_strong_decision_p99_ms", "<=", 20.0, "Spades strong decision p99 ms (wall)"),
     # judged on the lower bound of the 95% Wilson interval, not the point estimate
     ("spades_strong_win_ci95_low", ">=", 0.6, "Spades strong beats greedy, 95% CI low"),
     ("spades_strong_win_rate", None, None, "Spades strong win rate (point estimate)"),

@@ -2,7 +2,7 @@
 
 Prints, from one run: the p50/p90 of (human move appended → the bot's reply in the
 stream) and of a no-op RQ job's round trip (enqueue → job ran → visible in a stream),
-both observed the same way (XREAD on a stream), and their ratio (goal ≤ 3, issue 4).
+both observed the same way (XREAD on a stream), and their ratio (goal ≤ 3).
 
     python -m bench.bot_bench [--turns 60] [--json]
 """

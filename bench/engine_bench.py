@@ -18,7 +18,7 @@ Prints, from one run (so the ratios hold on a noisy shared machine):
 Times are CPU seconds of this process (`time.process_time`). Every round times each
 workload once, one after the other, so a round's ratios compare figures taken moments
 apart; each figure is reported as the best round (and the median), each ratio as the
-median of the rounds' ratios. Goals (issue 2): fold ≥ 200,000 events/s, ≥ 200 hands/s.
+median of the rounds' ratios. Goals: fold ≥ 200,000 events/s, ≥ 200 hands/s.
 
     python -m bench.engine_bench [--rounds 7] [--games 6] [--deals 30] [--spades-deals 120]
                                  [--quick] [--json]

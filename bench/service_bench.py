@@ -1,8 +1,8 @@
 """Store and replay benchmarks, in-process against a real (embedded) Redis.
 
-* P3 — rebuilding a finished 10-hand game: folding its events ÷ reading the same
+* fold ÷ read — rebuilding a finished 10-hand game: folding its events ÷ reading the same
   events from Redis (XRANGE and JSON decoding). Goal ≤ 1.0.
-* P6 — a replay of a random step of a finished hand ÷ a plain state read
+* replay ÷ read — a replay of a random step of a finished hand ÷ a plain state read
   (GET /games/{id}), both through the Flask app. Goal ≤ 2.
 
   python -m bench.service_bench [--json]
@@ -90,12 +90,12 @@ def run() -> dict:
                 embedded.stop()
     return {
         "events_in_game": len(events),
-        "p3_fold_ms": round(fold * 1000, 3),
-        "p3_read_ms": round(read * 1000, 3),
-        "p3_fold_over_read": round(fold / read, 3),
-        "p6_replay_step_ms": round(replay * 1000, 3),
-        "p6_state_read_ms": round(plain * 1000, 3),
-        "p6_replay_over_read": round(replay / plain, 3),
+        "fold_finished_game_ms": round(fold * 1000, 3),
+        "read_finished_game_ms": round(read * 1000, 3),
+        "fold_over_read": round(fold / read, 3),
+        "replay_step_ms": round(replay * 1000, 3),
+        "state_read_ms": round(plain * 1000, 3),
+        "replay_over_read": round(replay / plain, 3),
     }
 
 

@@ -86,9 +86,9 @@ def replay(game_id: str, number: int | None, token: str | None) -> None:
 @click.option(
     "--bots",
     default=None,
-    help="Bot levels (random, greedy, strong), comma-separated: one per seat, or, in a "
-    "game played by sides (Spades pairs, suicide, whiz, mirror), one per side: a "
-    "partnership match [default: strong,greedy].",
+    help="Bot levels (the game's own, e.g. random, greedy, strong), comma-separated: one "
+    "per seat, or, in a game played by sides (Spades pairs, suicide, whiz, mirror), one "
+    "per side: a partnership match [default: strong,greedy].",
 )
 @click.option(
     "--players",
@@ -157,7 +157,11 @@ def simulate(
             raise click.UsageError(str(error)) from None
     if as_json:
         click.echo(json.dumps(summary, indent=2))
-        return
+    else:
+        _print_match(summary)
+
+
+def _print_match(summary: dict) -> None:
     games, deals, hands = summary["games"], summary["deals"], summary["hands"]
     if summary["sides"]:
         click.echo(

@@ -16,7 +16,7 @@ Table events (made by `engine.table`, the same for every game; folds pass over t
   turn_timed_out  a clocked turn ran out (and what the table did about it)
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 EVENT_VERSION = 1
 
@@ -108,3 +108,28 @@ class TurnTimedOut(TypedDict):
     seat: int
     at: float
     action: Literal["bot", "forfeit"]
+
+
+# Typed readings of a plain event (events stay dicts: these only tell the type checker
+# which fields the vocabulary guarantees once the type name has been checked).
+
+
+def as_hand_ended(event: dict[str, Any]) -> HandEnded:
+    return cast(HandEnded, event)
+
+
+def as_game_ended(event: dict[str, Any]) -> GameEnded:
+    return cast(GameEnded, event)
+
+
+def as_turn_started(event: dict[str, Any]) -> TurnStarted:
+    return cast(TurnStarted, event)
+
+
+def as_turn_timed_out(event: dict[str, Any]) -> TurnTimedOut:
+    return cast(TurnTimedOut, event)
+
+
+def plain(event: Any) -> dict[str, Any]:
+    """A typed event as the plain dict it is (for lists of events of every type)."""
+    return cast(dict[str, Any], event)

@@ -337,8 +337,12 @@ class _Replay:
             return []
         seat, at = event.get("seat"), event.get("at")
         due = self.deadlines.get(seat)
-        numbers = isinstance(due, int | float) and isinstance(at, int | float)
-        if not numbers or seat != command.get("seat"):
+        if (
+            not isinstance(seat, int)
+            or not isinstance(due, int | float)
+            or not isinstance(at, int | float)
+            or seat != command.get("seat")
+        ):
             self._fail(first.version, "a time-out was recorded for no clocked turn of that seat")
             return None
         try:
@@ -350,7 +354,8 @@ class _Replay:
     def _clocked(self, before: Any, produced: list[Event], recorded: list[Event]) -> list[Event]:
         """The turns the batch began, at the time the log says they began."""
         started = [e for e in recorded if e.get("type") == TURN_STARTED]
-        now = started[0].get("at") if started else 0.0
+        at = started[0].get("at") if started else None
+        now = float(at) if isinstance(at, int | float) else 0.0
         after = protocol.fold(self.game, produced, before)
         events, _ = protocol.clocked(self.game, self.clock, before, after, produced, now)
         return events

@@ -255,12 +255,12 @@ class Commands:
             [*request.prefix, *step.events],
             self.now(),
         )
-        response = {
+        response: dict[str, Any] = {
             "version": loaded.version + len(events),
             "events": shown_events(loaded, events, request.seat, loaded.version + 1, step.state),
         }
-        record = (idem, {"request": fingerprint, "response": response}) if idem else None
-        appended = self.repository.append(loaded, events, step.state, seated, record)
+        kept = (idem, {"request": fingerprint, "response": response}) if idem else None
+        appended = self.repository.append(loaded, events, step.state, seated, kept)
         if appended.replayed is not None:
             return _replayed(appended.replayed, fingerprint)
         self.react(

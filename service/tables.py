@@ -161,7 +161,7 @@ def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
         seats=tuple(_seat(n, meta) for n in range(int(meta["players"]))),
         server_seed=meta["seed"],
         created=float(meta["created"]),
-        status=status if status in STATUSES else "playing",  # type: ignore[arg-type]
+        status=next((known for known in STATUSES if known == status), "playing"),
         clock=json.loads(meta["clock"]) if meta.get("clock") else None,
         deck=tuple(json.loads(meta["deck"])) if meta.get("deck") else None,
     )

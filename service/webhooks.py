@@ -48,7 +48,7 @@ def check_url(url: str, private_ok: bool | None = None) -> list[str]:
         infos = socket.getaddrinfo(parts.hostname, port or 443, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError):
         raise WebhookRefused(f"cannot resolve {parts.hostname!r}") from None
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))  # in DNS's order
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))  # in DNS's order
     for address in addresses:
         ip = ipaddress.ip_address(address.split("%")[0])
         if not private_ok and not ip.is_global:

@@ -3,6 +3,7 @@
 import time
 
 from engine import table
+from engine.contract import Event
 from service.bootstrap import Cardtrail
 from service.commands import MakeMove
 from service.errors import MovedOn
@@ -41,11 +42,11 @@ def turn_deadline(game_id: str, turn_version: int, seat: int) -> str:
 
 
 def _play_for(
-    app: Cardtrail, loaded: Loaded, seat: int, turn_version: int, level: str, timed_out: dict
+    app: Cardtrail, loaded: Loaded, seat: int, turn_version: int, level: str, timed_out: Event
 ) -> None:
     """The time-out bot plays for the seat until its turn is over (a turn may take several
     commands)."""
-    prefix: tuple[dict, ...] = (timed_out,)
+    prefix: tuple[Event, ...] = (timed_out,)
     while seat in loaded.game.to_act(loaded.state):
         seed = f"{loaded.id}:{loaded.version}:{seat}:timeout"
         command = bot_command(app, loaded, seat, level, seed)

@@ -21,12 +21,13 @@ class PinnedHTTPSConnection(http.client.HTTPSConnection):
     URL's host name: a DNS answer that changes after the check (rebinding) is never used."""
 
     def __init__(self, host: str, address: str, port: int, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
+        self.tls = ssl.create_default_context()  # verifies the chain and the host name
+        super().__init__(host, port, timeout=timeout, context=self.tls)
         self.address = address
 
     def connect(self) -> None:
         sock = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
 
 
 def _connection(scheme: str, host: str, address: str, port: int) -> http.client.HTTPConnection:
@@ -55,7 +56,7 @@ def deliver(url: str, secret: str, body: str) -> int:
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     unreachable: list[str] = []
     for address in addresses:
-        conn = _connection(parts.scheme, parts.hostname, address, port)
+        conn = _connection(parts.scheme, parts.hostname or "", address, port)
         try:
             try:
                 conn.connect()

@@ -36,18 +36,6 @@ def pack(options: Options) -> tuple[str, ...]:
     return standard_pack(options.jokers)
 
 
-def created_event(options: Options, players: int, first_dealer: int, deck_source: str) -> Event:
-    return {
-        "type": "game_created",
-        "v": EVENT_VERSION,
-        "game": "rummy",
-        "options": options.as_dict(),
-        "players": players,
-        "first_dealer": first_dealer,
-        "deck_source": deck_source,
-    }
-
-
 def decide(state: RummyState, command: dict[str, Any]) -> list[Event]:
     return table.dispatch(state, command, _HANDLERS, "Rummy")
 
@@ -426,4 +414,3 @@ _HANDLERS: dict[str, Callable[[Any, dict[str, Any]], list[Event]]] = {
     "go_down": _go_down,
     "forfeit": _forfeit,
 }
-COMMAND_TYPES = tuple(name for name in _HANDLERS if name != "deal")

@@ -5,6 +5,7 @@ given explicitly override it. The resolved options (every field) are recorded
 in the game's first event, so a game never depends on later default changes.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -150,7 +151,7 @@ def _check_value(name: str, value: Any) -> Any:
     return value
 
 
-def resolve(preset: str | None, options: dict[str, Any] | None, players: int) -> Options:
+def resolve(preset: str | None, options: Mapping[str, Any] | None, players: int) -> Options:
     """Merge preset and explicit options, validate every field and the seat count."""
     merged = merged_options(PRESETS, DEFAULT_PRESET, preset, options, OPTION_NAMES, _check_value)
     result = Options(**merged)

@@ -5,6 +5,7 @@ engine through a view or a redacted event while the hand is in play. A finished
 hand's remaining cards are public (they were shown for scoring).
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import pretty
@@ -81,7 +82,7 @@ def reveal(state: RummyState) -> dict[str, Any]:
     return data
 
 
-def describe(event: dict[str, Any], names: list[str]) -> str:
+def describe(event: dict[str, Any], names: Sequence[str]) -> str:
     """One sentence saying what happened, for replay viewers and terminal replays."""
     kind = event["type"]
     who = names[event["seat"]] if "seat" in event and event["seat"] < len(names) else "?"

@@ -31,18 +31,6 @@ def pack(options: Options) -> tuple[str, ...]:
     return ranking(options).pack
 
 
-def created_event(options: Options, players: int, first_dealer: int, deck_source: str) -> Event:
-    return {
-        "type": "game_created",
-        "v": EVENT_VERSION,
-        "game": "spades",
-        "options": options.as_dict(),
-        "players": players,
-        "first_dealer": first_dealer,
-        "deck_source": deck_source,
-    }
-
-
 def decide(state: SpadesState, command: dict[str, Any]) -> list[Event]:
     return table.dispatch(state, command, _HANDLERS, "Spades", any_time=("forfeit", "look"))
 
@@ -238,4 +226,3 @@ _HANDLERS: dict[str, Callable[[Any, dict[str, Any]], list[Event]]] = {
     "play": _play,
     "forfeit": _forfeit,
 }
-COMMAND_TYPES = tuple(name for name in _HANDLERS if name != "deal")

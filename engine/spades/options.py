@@ -6,6 +6,7 @@ event, so a game never depends on later default changes. docs/spades.md explains
 each rule and where the sources are silent.
 """
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -107,7 +108,7 @@ def _check_value(name: str, value: Any) -> Any:
     return value
 
 
-def resolve(preset: str | None, options: dict[str, Any] | None, players: int) -> Options:
+def resolve(preset: str | None, options: Mapping[str, Any] | None, players: int) -> Options:
     """Merge preset and explicit options, validate every field and the seat count."""
     merged = merged_options(PRESETS, DEFAULT_PRESET, preset, options, OPTION_NAMES, _check_value)
     if merged.get("three_players") and players != 3:

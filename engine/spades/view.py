@@ -8,6 +8,7 @@ redacted events hide them until it looks or bids (`cards_seen`). A finished hand
 public (`hand_ended` lists the hands as dealt).
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import JOKER, LITTLE_JOKER, pretty
@@ -97,7 +98,7 @@ def card_name(card: str) -> str:
     return pretty(card)
 
 
-def describe(event: dict[str, Any], names: list[str]) -> str:
+def describe(event: dict[str, Any], names: Sequence[str]) -> str:
     """One sentence saying what happened, for replay viewers and terminal replays."""
     kind = event["type"]
     seat = event.get("seat")

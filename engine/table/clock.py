@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from engine.contract import Event, Game
 from engine.errors import IllegalMove, InvalidOptions
-from engine.events import HAND_DEALT, ClockSettings, TurnStarted, TurnTimedOut
+from engine.events import HAND_DEALT, ClockSettings, TurnStarted, TurnTimedOut, plain
 
 AnyGame = Game[Any, Any]
 
@@ -74,28 +74,30 @@ def as_options(clock: ClockSettings) -> dict[str, Any]:
     return {name: clock[name] for name in TABLE_OPTIONS}  # type: ignore[literal-required]
 
 
-def turn_started(seat: int, now: float, seconds: int) -> TurnStarted:
+def turn_started(seat: int, now: float, seconds: int) -> Event:
     at = round(now, 3)
-    return {
+    event: TurnStarted = {
         "type": "turn_started",
         "v": 1,
         "seat": seat,
         "at": at,
         "deadline": round(at + seconds, 3),
     }
+    return plain(event)
 
 
-def timed_out(seat: int, now: float, deadline: float, action: str) -> TurnTimedOut:
+def timed_out(seat: int, now: float, deadline: float, action: str) -> Event:
     """The time-out of `seat`'s turn at `now`; refused before its deadline."""
     if now < deadline:
         raise TurnNotOver()
-    return {
+    event: TurnTimedOut = {
         "type": "turn_timed_out",
         "v": 1,
         "seat": seat,
         "at": round(now, 3),
         "action": cast(Any, action),
     }
+    return plain(event)
 
 
 def turns_begun(game: AnyGame, before: Any, after: Any, events: list[Event]) -> list[int]:
@@ -118,4 +120,5 @@ def clocked(
     begun = turns_begun(game, before, after, events)
     if clock is None or not begun:
         return events, begun
-    return [*events, *(turn_started(seat, now, clock["seconds"]) for seat in begun)], begun
+    started = [turn_started(seat, now, clock["seconds"]) for seat in begun]
+    return [*events, *started], begun

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import ledger
 from engine.contract import Command, Event, Game
-from engine.events import ClockSettings, PlayersSeated, SeedRevealed
+from engine.events import ClockSettings, PlayersSeated, SeedRevealed, plain
 from engine.shuffle import seed_key
 from engine.table.clock import split_options
 from engine.table.dealing import deal_command, dealer_for, play
@@ -72,12 +72,14 @@ def setup(
     return Setup(game, game.resolve_options(preset, own, players), players, clock)
 
 
-def players_seated(client_seeds: Sequence[str | None]) -> PlayersSeated:
-    return {"type": "players_seated", "v": 1, "client_seeds": list(client_seeds)}
+def players_seated(client_seeds: Sequence[str | None]) -> Event:
+    event: PlayersSeated = {"type": "players_seated", "v": 1, "client_seeds": list(client_seeds)}
+    return plain(event)
 
 
-def seed_revealed(server_seed: str) -> SeedRevealed:
-    return {"type": "seed_revealed", "v": 1, "server_seed": server_seed}
+def seed_revealed(server_seed: str) -> Event:
+    event: SeedRevealed = {"type": "seed_revealed", "v": 1, "server_seed": server_seed}
+    return plain(event)
 
 
 def create(table: Setup, server_seed: str, deck_source: str = "seed") -> Step:

@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 import redis
-from flask import Flask, request
+from flask import Flask, Response, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -40,7 +40,7 @@ def status_of(error: errors.ServiceError) -> int:
 class ProblemApi(Api):
     """flask-smorest, with every error answered as problem+json."""
 
-    def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
+    def handle_http_exception(self, error: HTTPException) -> Response:
         return problems.from_http_exception(error)
 
 

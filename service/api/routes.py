@@ -14,7 +14,7 @@ from service.errors import BadRequest, Unauthenticated
 blp = Blueprint("games", __name__, description="Games, seats, moves and their events")
 health = Blueprint("health", __name__, description="Liveness")
 
-BEARER = [{"bearerAuth": []}, {}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 STREAM_SECONDS = 300.0
 
 

@@ -4,6 +4,7 @@ They describe the HTTP contract generically (commands carry a `type` and the
 fields a move may need); what a move means is the engine's business.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
@@ -126,7 +127,7 @@ def _field(kind: str) -> fields.Field:
     """The marshmallow field for a kind a game declares (see engine/contract.py)."""
     if kind.startswith("choice:"):
         return fields.String(validate=validate.OneOf(kind.removeprefix("choice:").split("|")))
-    made = {
+    made: dict[str, Callable[[], fields.Field]] = {
         "card": lambda: Card(),
         "card_or_null": lambda: Card(allow_none=True),
         "cards": lambda: fields.List(Card(), validate=validate.Length(1, 20)),

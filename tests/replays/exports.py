@@ -41,11 +41,13 @@ def build_batches(
     deck_source: str | None = None,
     max_moves: int = 3000,
     game: str = "rummy",
+    waiting: bool = False,
 ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """The (command, events) batches of a whole game of `game`, made by the table's
     protocol alone: the given seated `moves`, or random legal ones from `rng`. `deck`
     deals hand 1 from that deck; `deck_source` overrides what the creation event claims
-    (a lying server)."""
+    (a lying server); `waiting` seats the players in a batch of its own, as when the last
+    open seat is joined."""
     rules = games.get(game)
     seeds = table.Seeds(
         server_seed, tuple(client_seeds) if client_seeds is not None else (None,) * players
@@ -54,7 +56,10 @@ def build_batches(
     source = deck_source or ("seed" if deck is None else "explicit")
     created = table.create(setup, server_seed, source)
     seated = table.seat(rules, created.state, seeds, deck)
-    batches = [(table.CREATE, [*created.events, *seated.events])]
+    if waiting:
+        batches = [(table.CREATE, created.events), (table.START, seated.events)]
+    else:
+        batches = [(table.CREATE, [*created.events, *seated.events])]
     state = seated.state
     queue = list(moves) if moves is not None else None
     while not rules.is_finished(state):

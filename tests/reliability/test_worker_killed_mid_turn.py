@@ -1,4 +1,4 @@
-"""R3: SIGKILL the worker during a bot turn, again and again: every game finishes, no bot
+"""SIGKILL the worker during a bot turn, again and again: every game finishes, no bot
 move is ever duplicated, and each game moves on within 10 s of a live worker."""
 
 import os
@@ -9,10 +9,10 @@ import pytest
 from rq import Worker
 from rq.job import Job, JobStatus
 
-from service.store import EventStore
 from service.keys import TURN_JOBS
+from service.store import EventStore
 from tests.reliability.stack import Stack
-from tests.reliability.test_r1_r2_r4_stack import audits_clean
+from tests.reliability.test_real_processes_under_load import audits_clean
 
 
 def assert_no_duplicate_turns(events):
@@ -99,12 +99,12 @@ def kill_during_bot_turns(tmp_path, kills: int) -> list[float]:
     return recoveries
 
 
-def test_r3_worker_killed_during_bot_turns(tmp_path):
+def test_worker_killed_during_bot_turns(tmp_path):
     recoveries = kill_during_bot_turns(tmp_path, 3)
     assert max(recoveries) <= 10, recoveries
 
 
 @pytest.mark.slow
-def test_r3_worker_killed_twenty_times(tmp_path):
+def test_worker_killed_twenty_times(tmp_path):
     recoveries = kill_during_bot_turns(tmp_path, int(os.environ.get("CARDTRAIL_KILLS", "20")))
     assert max(recoveries) <= 10, recoveries

@@ -1,4 +1,4 @@
-"""R5: schemathesis against /openapi.json — at least 1,000 generated requests, no 5xx,
+"""schemathesis against /openapi.json — at least 1,000 generated requests, no 5xx,
 and no response that breaks its own schema.
 
 Drives schemathesis' hypothesis strategies directly, one operation at a time

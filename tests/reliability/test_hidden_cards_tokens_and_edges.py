@@ -1,4 +1,4 @@
-"""R6 hidden cards over many bot-driven games, R7 tokens, R8 byte flips, and bad input at
+"""Hidden cards over many bot-driven games, tokens, byte flips, and bad input at
 the edges — in-process app, real Redis."""
 
 import json
@@ -98,18 +98,18 @@ def _play_one(client, seed):
             _check_event(event, seat)
 
 
-def test_r6_no_hidden_card_in_any_response_over_many_bot_games(client):
+def test_no_hidden_card_in_any_response_over_many_bot_games(client):
     for seed in range(GAMES):
         _play_one(client, seed)
 
 
 @pytest.mark.slow
-def test_r6_five_hundred_games(client):
+def test_five_hundred_games(client):
     for seed in range(1000, 1500):
         _play_one(client, seed)
 
 
-def test_r7_wrong_missing_and_other_game_tokens_never_act(client, store):
+def test_wrong_missing_and_other_game_tokens_never_act(client, store):
     first = client.post("/games", json={"seats": [{"name": "a"}, {"name": "b"}]}).get_json()
     second = client.post("/games", json={"seats": [{"name": "c"}, {"name": "d"}]}).get_json()
     before = {g["id"]: store.read_raw(g["id"]) for g in (first, second)}
@@ -137,7 +137,7 @@ def test_r7_wrong_missing_and_other_game_tokens_never_act(client, store):
     assert {g["id"]: store.read_raw(g["id"]) for g in (first, second)} == before
 
 
-def test_r8_a_thousand_byte_flips_are_all_caught_and_named(client):
+def test_a_thousand_byte_flips_are_all_caught_and_named(client):
     game_id, tokens = _play_one(client, 77)
     lines = client.get(f"/games/{game_id}/export").get_data(as_text=True).splitlines()
     assert audit_export(lines).ok

@@ -1,5 +1,6 @@
-"""R1, R2 and R4 against real processes: gunicorn, a real redis-server (AOF with
-appendfsync always), concurrent clients over real sockets."""
+"""Concurrent moves, a repeated idempotency key and a killed Redis, against real
+processes: gunicorn, a real redis-server (AOF with appendfsync always), concurrent
+clients over real sockets."""
 
 import os
 import random
@@ -57,7 +58,7 @@ def audits_clean(http, game_id, tokens):
     assert audit_export(lines).ok
 
 
-def test_r1_fifty_concurrent_identical_moves_one_wins(stack):
+def test_fifty_concurrent_identical_moves_one_wins(stack):
     http = stack.http()
     game_id, tokens = new_game(http, first_dealer=1)
     _, view = http.call("GET", f"/games/{game_id}", token=tokens[0])
@@ -96,7 +97,7 @@ def test_r1_fifty_concurrent_identical_moves_one_wins(stack):
     audits_clean(http, game_id, tokens)
 
 
-def test_r2_one_idempotency_key_a_hundred_times(stack):
+def test_one_idempotency_key_a_hundred_times(stack):
     http = stack.http()
     game_id, tokens = new_game(http, first_dealer=1)
     _, view = http.call("GET", f"/games/{game_id}", token=tokens[0])
@@ -128,7 +129,7 @@ def test_r2_one_idempotency_key_a_hundred_times(stack):
     assert after["version"] == view["version"] + 1
 
 
-def test_r4_redis_sigkilled_mid_load_loses_no_acknowledged_move(stack):
+def test_redis_sigkilled_mid_load_loses_no_acknowledged_move(stack):
     """Clients retry with their Idempotency-Key until they get an answer; every 200 must
     still be in its stream after Redis was SIGKILLed and restarted from its AOF."""
     games = [new_game(stack.http()) for _ in range(4)]
