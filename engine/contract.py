@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine.errors import NoHandDealt
 from engine.events import EVENT_VERSION
 
 Event = dict[str, Any]
@@ -75,6 +76,33 @@ class GameState(Protocol):
 
     @property
     def result(self) -> Mapping[str, Any] | None: ...
+
+
+H = TypeVar("H")
+
+
+class DealtHand(Generic[H]):
+    """For a game's state class: `dealt_hand`, the hand a command or a legal move needs.
+
+    A state's `hand` is None only until the first deal, and it stays the stored field
+    (snapshots keep it, `engine.frozen` copies it). Nearly every reader runs where a deal
+    is already guaranteed: a command past `table.dispatch`'s status check, a legal move
+    while a hand is in play. Reading the hand through `dealt_hand` states that guarantee
+    once, so the type checker sees a hand, and a broken guarantee is the table's own
+    refusal rather than an AttributeError on None. Code that really runs before the deal
+    (views of a new game) reads `hand` and checks for None itself; so do the evolvers,
+    inline, because a fold runs them for every event.
+    """
+
+    hand: H | None
+
+    @property
+    def dealt_hand(self) -> H:
+        """The hand in play, or the last one once it is over; NoHandDealt before the first."""
+        hand = self.hand
+        if hand is None:
+            raise NoHandDealt()
+        return hand
 
 
 S = TypeVar("S", bound=GameState)

@@ -11,6 +11,7 @@ themselves (an in-hand event always follows `hand_dealt`) instead of going throu
 from dataclasses import dataclass
 from typing import Any
 
+from engine.contract import DealtHand
 from engine.errors import NoHandDealt
 from engine.frozen import evolved, new_object, set_attribute
 from engine.rummy.melds import Meld, meld_from_dict
@@ -40,7 +41,7 @@ class Hand:
 
 
 @dataclass(frozen=True)
-class RummyState:
+class RummyState(DealtHand[Hand]):
     options: Options
     players: int
     first_dealer: int
@@ -51,24 +52,6 @@ class RummyState:
     hands_played: int = 0
     hand_results: tuple[dict[str, Any], ...] = ()
     result: dict[str, Any] | None = None
-
-    @property
-    def dealt_hand(self) -> Hand:
-        """The hand in play, or the last one once it is over; NoHandDealt before the first deal.
-
-        `hand` is None only until the first deal, and it stays the stored field (snapshots
-        pickle it, `engine.frozen` copies it). Nearly every reader runs where a deal is
-        already guaranteed: a command past `table.dispatch`'s status check, a legal move
-        while a hand is in play. Reading the hand here states that guarantee once, so the
-        type checker sees a `Hand`, and a broken guarantee is the table's own refusal
-        rather than an AttributeError on None. Code that really runs before the deal
-        (views of a new game) reads `hand` and checks for None itself; so do the evolvers
-        below, inline, because a fold runs them for every event.
-        """
-        hand = self.hand
-        if hand is None:
-            raise NoHandDealt()
-        return hand
 
 
 def _with_hand_fields(state: RummyState, fields: dict[str, Any]) -> RummyState:
