@@ -6,9 +6,11 @@ import pytest
 
 from engine import table
 from engine.errors import InvalidOptions
-from engine.spades.bots import BOTS, _deck, _Play, estimate_tricks, nil_risk
-from engine.spades.options import resolve
 from engine.simulation.tournament import run_match, run_pairs_match, seating
+from engine.spades.bots import BOTS, estimate_tricks, nil_risk
+from engine.spades.bots import Play as _Play
+from engine.spades.bots import deck_for as _deck
+from engine.spades.options import resolve
 from tests.engine.spades.helpers import GAME, Table, suit_cards
 
 CONFIGS = [

@@ -1,0 +1,16 @@
+"""`random`: a uniformly random legal move, the floor any bot must beat. It bids blind at
+random too, so random tables seldom reach the target and end at `max_hands`."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.spades.bots.commands import Command
+
+
+def choose_random(
+    view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random
+) -> Command:
+    """A uniformly random legal move: the baseline the other bots are measured against."""
+    return dict(rng.choice(view["you"]["legal_moves"]))
