@@ -11,9 +11,9 @@ def test_a_one_deal_spades_match_reports_every_figure_and_goal():
     assert figures["spades_hands"] >= 2
     assert figures["spades_strong_decisions"] > 0
     for key in (
-        "s5_spades_strong_decision_p50_ms",
-        "s5_spades_strong_decision_p99_ms",
-        "s5_spades_strong_decision_cpu_p99_ms",
+        "spades_strong_decision_p50_ms",
+        "spades_strong_decision_p99_ms",
+        "spades_strong_decision_cpu_p99_ms",
         "spades_bot_hands_per_s",
     ):
         assert figures[key] > 0
@@ -22,7 +22,7 @@ def test_a_one_deal_spades_match_reports_every_figure_and_goal():
     assert figures["spades_strong_win_ci95_low"] == low
     spades_goals = {key for key, *_ in GOALS if "spades" in key}
     assert spades_goals == {
-        "s5_spades_strong_decision_p99_ms",
+        "spades_strong_decision_p99_ms",
         "spades_strong_win_ci95_low",
         "spades_strong_win_rate",
         "spades_bot_hands_per_s",
