@@ -53,6 +53,9 @@ class GameCreated(TypedDict):
     first_dealer: int
     deck_source: str  # "seed" (dealt from the seeds) | "explicit" (a test's deck)
     seed_commitment: NotRequired[str]
+    # who chose the server seed: "server" | "client" (testing only: not provably fair);
+    # games created before it was recorded lack it
+    seed_source: NotRequired[str]
     clock: NotRequired[ClockSettings]
 
 

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 DEAL_KEY_LABEL = b"cardtrail/deal/v1"
+DEAL_KEY_LABEL_V2 = b"cardtrail/deal/v2"
+DEAL_KEY_VERSION = 2  # the encoding new games use; `players_seated.v` records it
 
 
 def canonical_json(value: Any) -> str:
@@ -40,9 +42,34 @@ def commitment(server_seed: str) -> str:
     return hashlib.sha256(server_seed.encode("utf-8")).hexdigest()
 
 
-def deal_key(server_seed: str, client_seeds: Sequence[str | None]) -> bytes:
-    """SHA-256(label ‖ server seed ‖ for each seat: 0x00 ‖ its client seed or nothing)."""
-    digest = hashlib.sha256(DEAL_KEY_LABEL + server_seed.encode("utf-8"))
+def deal_key(
+    server_seed: str, client_seeds: Sequence[str | None], encoding: int = DEAL_KEY_VERSION
+) -> bytes:
+    """The key every deck of a game is shuffled from (docs/dealing.md).
+
+    Version 2 (every game seated since it exists) length-prefixes each part, so that no
+    two lists of seeds give one key:
+        SHA-256("cardtrail/deal/v2" ‖ u32(len server) ‖ server ‖ u32(seats) ‖
+                for each seat: 0x00 (no seed) | 0x01 ‖ u32(len seed) ‖ seed)
+    with u32 a big-endian unsigned 32-bit length, and every string UTF-8.
+    Version 1 (older games; the `v` of their `players_seated` says so) separated seeds
+    with 0x00 bytes, which a seed holding a 0x00 could imitate:
+        SHA-256("cardtrail/deal/v1" ‖ server ‖ for each seat: 0x00 ‖ seed or nothing)
+    """
+    if encoding == 1:
+        digest = hashlib.sha256(DEAL_KEY_LABEL + server_seed.encode("utf-8"))
+        for seed in client_seeds:
+            digest.update(b"\x00" + (seed or "").encode("utf-8"))
+        return digest.digest()
+    if encoding != 2:
+        raise ValueError(f"unknown deal key encoding {encoding!r}")
+    digest = hashlib.sha256(DEAL_KEY_LABEL_V2 + _prefixed(server_seed))
+    digest.update(len(client_seeds).to_bytes(4, "big"))
     for seed in client_seeds:
-        digest.update(b"\x00" + (seed or "").encode("utf-8"))
+        digest.update(b"\x00" if seed is None else b"\x01" + _prefixed(seed))
     return digest.digest()
+
+
+def _prefixed(text: str) -> bytes:
+    data = text.encode("utf-8")
+    return len(data).to_bytes(4, "big") + data

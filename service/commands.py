@@ -105,18 +105,15 @@ class Commands:
     # -- creating -----------------------------------------------------------------
 
     def create(self, request: CreateGame) -> dict[str, Any]:
-        if request.deck is not None and not self.allow_preset_deck:
-            raise Forbidden(
-                "preset_deck_disabled",
-                "Explicit decks are for testing; this server does not accept them.",
-                "deck",
-            )
+        self._refuse_testing_only(request)
         setup = self._setup(request)
         game = setup.game
         seats, answer = self._seats(request.seats, game.bots)
+        # The server seed is the server's own: 256 random bits, secret until the game ends.
         server_seed = request.seed or secrets.token_hex(32)
+        seed_source = "server" if request.seed is None else "client"
         source = "seed" if request.deck is None else "explicit"
-        created = protocol.create(setup, server_seed, source)
+        created = protocol.create(setup, server_seed, source, seed_source)
         waiting = any(seat.is_open for seat in seats)
         table = Table(
             id=new_game_id(),
@@ -128,6 +125,7 @@ class Commands:
             status="waiting" if waiting else "playing",
             clock=setup.clock,
             deck=tuple(request.deck) if request.deck is not None else None,
+            seed_source=seed_source,
         )
         seated = self._seated(table, created.state)  # checked now, even if dealt later
         self.tables.add(table)
@@ -138,7 +136,32 @@ class Commands:
             version = appended.version
         else:
             version = self._start(fresh, created.events, seated, protocol.CREATE)
-        return {"id": table.id, "version": version, "status": table.status, "seats": answer}
+        return {
+            "id": table.id,
+            "version": version,
+            "status": table.status,
+            "seats": answer,
+            "seed_commitment": table.seed_commitment,
+            "seed_source": seed_source,
+        }
+
+    def _refuse_testing_only(self, request: CreateGame) -> None:
+        """A chosen server seed or deck would let the creator know every card: only a
+        server started for testing accepts them (and the log then says so)."""
+        if self.allow_preset_deck:
+            return
+        if request.seed is not None:
+            raise Forbidden(
+                "chosen_seed_disabled",
+                "The server seed is the server's own; a client may add a client_seed.",
+                "seed",
+            )
+        if request.deck is not None:
+            raise Forbidden(
+                "preset_deck_disabled",
+                "Explicit decks are for testing; this server does not accept them.",
+                "deck",
+            )
 
     def _setup(self, request: CreateGame) -> protocol.Setup:
         try:
@@ -212,7 +235,12 @@ class Commands:
             version = self._start(
                 loaded, [], self._seated(loaded.table, loaded.state), protocol.START
             )
-        joined: dict[str, Any] = {"seat": number, "token": token, "version": version}
+        joined: dict[str, Any] = {
+            "seat": number,
+            "token": token,
+            "version": version,
+            "seed_commitment": table.seed_commitment,
+        }
         if hook:
             joined["webhook_secret"] = hook.secret
         return joined

@@ -64,4 +64,6 @@ def game_view(
         "status": status,
         "version": loaded.version,
         "seats": seats,
+        "seed_commitment": loaded.table.seed_commitment,
+        "seed_source": loaded.table.seed_source,
     }

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import redis
 
+from engine import ledger
 from engine.events import ClockSettings
 from engine.table import Seeds
 from service import keys, scripts
@@ -71,6 +72,12 @@ class Table:
     status: Status
     clock: ClockSettings | None = None
     deck: tuple[str, ...] | None = None  # tests only: the first hand's deck
+    seed_source: str = "server"  # who chose the server seed ("client": tests only)
+    deal_key_encoding: int = ledger.DEAL_KEY_VERSION  # older tables: 1
+
+    @property
+    def seed_commitment(self) -> str:
+        return ledger.commitment(self.server_seed)
 
     @property
     def players(self) -> int:
@@ -78,7 +85,8 @@ class Table:
 
     @property
     def seeds(self) -> Seeds:
-        return Seeds(self.server_seed, tuple(seat.client_seed for seat in self.seats))
+        clients = tuple(seat.client_seed for seat in self.seats)
+        return Seeds(self.server_seed, clients, self.deal_key_encoding)
 
     def names(self) -> list[str]:
         return [seat.called() for seat in self.seats]
@@ -129,6 +137,8 @@ def encode(table: Table) -> dict[str, Any]:
         "deck": json.dumps(list(table.deck)) if table.deck is not None else "",
         "clock": json.dumps(table.clock) if table.clock else "",
         "status": table.status,
+        "seed_source": table.seed_source,
+        "deal_key": table.deal_key_encoding,
     }
     for seat in table.seats:
         mapping.update(_seat_fields(seat))
@@ -164,6 +174,8 @@ def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
         status=next((known for known in STATUSES if known == status), "playing"),
         clock=json.loads(meta["clock"]) if meta.get("clock") else None,
         deck=tuple(json.loads(meta["deck"])) if meta.get("deck") else None,
+        seed_source=meta.get("seed_source", "server"),
+        deal_key_encoding=int(meta.get("deal_key", 1)),  # tables from before it was kept: 1
     )
 
 

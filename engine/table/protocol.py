@@ -32,18 +32,22 @@ AnyGame = Game[Any, Any]
 
 CREATE = {"type": "create"}
 START = {"type": "start"}
+SEED_SOURCES = ("server", "client")
 
 
 @dataclass(frozen=True)
 class Seeds:
-    """What the deals come from: the server's secret seed and each seat's client seed."""
+    """What the deals come from: the server's secret seed, each seat's client seed, and
+    how they are put together (`ledger.deal_key`'s encoding, recorded as the `v` of
+    `players_seated`)."""
 
     server: str
     clients: tuple[str | None, ...] = ()
+    encoding: int = ledger.DEAL_KEY_VERSION
 
     @cached_property
     def deal_key(self) -> bytes:
-        return ledger.deal_key(self.server, self.clients)
+        return ledger.deal_key(self.server, self.clients, self.encoding)
 
 
 @dataclass(frozen=True)
@@ -72,8 +76,15 @@ def setup(
     return Setup(game, game.resolve_options(preset, own, players), players, clock)
 
 
-def players_seated(client_seeds: Sequence[str | None]) -> Event:
-    event: PlayersSeated = {"type": "players_seated", "v": 1, "client_seeds": list(client_seeds)}
+def players_seated(
+    client_seeds: Sequence[str | None], encoding: int = ledger.DEAL_KEY_VERSION
+) -> Event:
+    """Every seat filled; `v` is the deal key's encoding (`ledger.deal_key`)."""
+    event: PlayersSeated = {
+        "type": "players_seated",
+        "v": encoding,
+        "client_seeds": list(client_seeds),
+    }
     return plain(event)
 
 
@@ -82,12 +93,23 @@ def seed_revealed(server_seed: str) -> Event:
     return plain(event)
 
 
-def create(table: Setup, server_seed: str, deck_source: str = "seed") -> Step:
-    """The game's first event, committing to the server seed."""
+def create(
+    table: Setup, server_seed: str, deck_source: str = "seed", seed_source: str | None = "server"
+) -> Step:
+    """The game's first event, committing to the server seed.
+
+    `seed_source` says who chose that seed: "server" (drawn by the server, secret until
+    the end: the only provably fair kind) or "client" (given by whoever created the game,
+    which only a testing server accepts; such a game is not provably fair). None writes
+    no such field, as games created before it existed (the audit replays those)."""
+    if seed_source is not None and seed_source not in SEED_SOURCES:
+        raise ValueError(f"unknown seed source {seed_source!r}")
     game = table.game
     dealer = dealer_for(table.options, seed_key(server_seed), table.players)
     created = game.created_event(table.options, table.players, dealer, deck_source)
     created["seed_commitment"] = ledger.commitment(server_seed)
+    if seed_source is not None:
+        created["seed_source"] = seed_source
     if table.clock:
         created["clock"] = dict(table.clock)
     return Step(game.evolve(None, created), [created])
@@ -103,7 +125,8 @@ def seat(game: AnyGame, state: Any, seeds: Seeds, deck: Sequence[str] | None = N
     if deck is not None:
         command["deck"] = list(deck)
     dealt = game.decide(state, command)
-    return Step(fold(game, dealt, state), [players_seated(seeds.clients), *dealt])
+    seated = players_seated(seeds.clients, seeds.encoding)
+    return Step(fold(game, dealt, state), [seated, *dealt])
 
 
 def move(game: AnyGame, state: Any, command: Command, seeds: Seeds) -> Step:

@@ -74,6 +74,8 @@ class CreatedGame(Schema):
     version = fields.Integer(required=True)
     status = fields.String(required=True)
     seats = fields.List(fields.Nested(SeatOut), required=True)
+    seed_commitment = fields.String(required=True)  # SHA-256 of the server seed, hex
+    seed_source = fields.String(required=True)  # "server", or "client" on a testing server
 
 
 class JoinRequest(Schema):
@@ -87,6 +89,7 @@ class Joined(Schema):
     seat = fields.Integer(required=True)
     token = fields.String(required=True)
     version = fields.Integer(required=True)
+    seed_commitment = fields.String(required=True)
     webhook_secret = fields.String()
 
 
@@ -182,6 +185,8 @@ GameView = Schema.from_dict(
         "phase": fields.String(allow_none=True),
         "scores": fields.List(fields.Integer()),
         "you": fields.Nested(You),
+        "seed_commitment": fields.String(required=True),
+        "seed_source": fields.String(required=True),
         **_union("view_fields"),
     },
     name="GameView",
@@ -262,6 +267,9 @@ class AuditOut(Schema):
     hands = fields.Integer()
     finished = fields.Boolean()
     deck_source = fields.String(allow_none=True)
+    seed_source = fields.String(allow_none=True)
+    provably_fair = fields.Boolean(required=True)
+    receipts = fields.Integer()
     checks = fields.Dict(keys=fields.String(), values=fields.Boolean())
     first_bad = fields.Dict(allow_none=True)
     notes = fields.List(fields.String())

@@ -42,11 +42,13 @@ def build_batches(
     max_moves: int = 3000,
     game: str = "rummy",
     waiting: bool = False,
+    seed_source: str | None = "server",
 ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """The (command, events) batches of a whole game of `game`, made by the table's
     protocol alone: the given seated `moves`, or random legal ones from `rng`. `deck`
     deals hand 1 from that deck; `deck_source` overrides what the creation event claims
-    (a lying server); `waiting` seats the players in a batch of its own, as when the last
+    (a lying server); `seed_source` who chose the server seed (None: a game from before
+    it was recorded); `waiting` seats the players in a batch of its own, as when the last
     open seat is joined."""
     rules = games.get(game)
     seeds = table.Seeds(
@@ -54,7 +56,7 @@ def build_batches(
     )
     setup = table.setup(rules, preset, options, players)
     source = deck_source or ("seed" if deck is None else "explicit")
-    created = table.create(setup, server_seed, source)
+    created = table.create(setup, server_seed, source, seed_source)
     seated = table.seat(rules, created.state, seeds, deck)
     if waiting:
         batches = [(table.CREATE, created.events), (table.START, seated.events)]

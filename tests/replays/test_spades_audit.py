@@ -24,7 +24,7 @@ GAME_ID = "offline-spades"
 SHORT = {"max_hands": 2}
 PRESETS = ["pairs", "suicide", "whiz", "mirror", "solo"]
 # Seeds of the random players, chosen so that the pairs game has both looks and blind bids.
-PLAYERS_RNG = {"pairs": 4, "suicide": 5, "whiz": 6, "mirror": 7, "solo": 8}
+PLAYERS_RNG = {"pairs": 0, "suicide": 5, "whiz": 6, "mirror": 7, "solo": 8}
 
 
 def audit_text(export_text: str):

@@ -67,10 +67,12 @@ def test_the_service_and_the_engine_alone_give_one_log_and_one_verdict(client, c
         client_seeds=[f"{name}'s seed" for name in names],
         game=game,
         waiting=waiting,
+        seed_source="client",  # the test chose the server seed (a testing server)
     )
     alone = text(game_id, chain(game_id, batches), game)
     assert served == alone
     verdicts = [audit_export(export.splitlines()) for export in (served, alone)]
     assert verdicts[0].as_dict() == verdicts[1].as_dict()
     assert verdicts[0].ok and verdicts[0].finished, verdicts[0].first_bad
+    assert not verdicts[0].provably_fair and verdicts[0].seed_source == "client"
     assert client.get(f"/games/{game_id}/audit").get_json() == verdicts[0].as_dict()

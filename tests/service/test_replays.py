@@ -189,6 +189,7 @@ def test_every_step_of_every_finished_hand_is_the_fold_of_that_prefix(
         preset=preset,
         options={"first_dealer": 0, **options},
         client_seeds=[f"{n}'s seed ♠" for n in names],
+        seed_source="client",  # the test chose the server seed
     )
     assert export.get_data(as_text=True) == text(game_id, chain(game_id, batches))
 
@@ -346,7 +347,10 @@ def test_export_is_json_lines_and_cardtrail_audit_judges_it(client, redis_client
     audit = client.get(f"/games/{game_id}/audit").get_json()
     assert audit["ok"] is True and audit["first_bad"] is None
     assert audit["finished"] and audit["hands"] == 2 and audit["events"] == len(lines)
-    assert audit["deck_source"] == "seed" and audit["notes"] == []
+    # The test chose the server seed (a testing server): consistent, not provably fair.
+    assert audit["deck_source"] == "seed" and audit["seed_source"] == "client"
+    assert audit["provably_fair"] is False and len(audit["notes"]) == 1
+    assert "NOT provably fair" in audit["notes"][0]
     assert all(audit["checks"].values()) and len(audit["checks"]) == 4
 
     # The real console script, offline: exit 0 on the clean file ...
@@ -356,7 +360,7 @@ def test_export_is_json_lines_and_cardtrail_audit_judges_it(client, redis_client
         [*cardtrail_command(), "audit", str(clean)], capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.startswith(f"AUDIT PASSED: game {game_id}")
+    assert run.stdout.startswith(f"AUDIT PASSED, BUT NOT PROVABLY FAIR: game {game_id}")
 
     # ... exit 1 on a file with one byte changed, naming that event.
     rows = body.split("\n")
@@ -391,7 +395,7 @@ def test_a_game_with_an_open_seat_audits_with_the_joiners_seed(client, redis_cli
     assert seated["command"] == {"type": "start"}
     assert seated["event"] == {
         "type": "players_seated",
-        "v": 1,
+        "v": 2,  # the deal key's encoding (ledger.deal_key)
         "client_seeds": ["ann's", "bob's"],
     }
     audit = client.get(f"/games/{game_id}/audit").get_json()

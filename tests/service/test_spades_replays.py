@@ -137,10 +137,12 @@ def test_cardtrail_replay_and_the_export_of_a_spades_game(
         preset="pairs",
         options=OPTIONS,
         client_seeds=SEEDS,
+        seed_source="client",  # the test chose the server seed
     )
     assert body == text(game_id, chain(game_id, batches), "spades")
     path = tmp_path / "spades.jsonl"
     path.write_bytes(export.get_data())
     audited = runner.invoke(main, ["audit", str(path)])
     assert audited.exit_code == 0, audited.output
-    assert audited.output.startswith(f"AUDIT PASSED: game {game_id}, {len(player.raw)} events")
+    passed = f"AUDIT PASSED, BUT NOT PROVABLY FAIR: game {game_id}, {len(player.raw)} events"
+    assert audited.output.startswith(passed)  # the test chose the server seed

@@ -47,7 +47,11 @@ def test_a_whole_hand_over_http_matches_the_engine(client, redis_client):
     # the table's own events: the seed commitment and who sat down (no client seeds here).
     key = ledger.deal_key(SEED, [None, None])
     state, (created_event, *dealt) = table.new_game("rummy", 2, key, options={"first_dealer": 0})
-    created_event = {**created_event, "seed_commitment": ledger.commitment(SEED)}
+    created_event = {
+        **created_event,
+        "seed_commitment": ledger.commitment(SEED),
+        "seed_source": "client",  # the test chose the server seed
+    }
     expected = [created_event, table.players_seated([None, None]), *dealt]
     for command in commands:
         state, new = table.play(GAME, state, command, key)
