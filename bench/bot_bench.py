@@ -59,7 +59,7 @@ def _bot_replies(app: Cardtrail, client: redis.Redis, count: int) -> list[float]
     """Ann plays draw + discard; time from her discard's append to the bot's first move."""
     times: list[float] = []
     while len(times) < count:
-        created = app.commands.create(
+        created = app.handlers.create(
             CreateGame(
                 game="rummy",
                 preset="pagat",
@@ -78,11 +78,11 @@ def _bot_replies(app: Cardtrail, client: redis.Redis, count: int) -> list[float]
                 continue
             moves = game.legal_moves(loaded.state, 0)
             if loaded.state.hand.phase == "draw":
-                app.commands.act(MakeMove(game_id, 0, {"type": "draw", "source": "stock"}))
+                app.handlers.act(MakeMove(game_id, 0, {"type": "draw", "source": "stock"}))
                 continue
             discard = next(m for m in moves if m["type"] == "discard")
             started = time.perf_counter()
-            answer = app.commands.act(MakeMove(game_id, 0, discard))
+            answer = app.handlers.act(MakeMove(game_id, 0, discard))
             if any(e["type"] in ("hand_ended", "game_ended") for e in answer["events"]):
                 break
             app.repository.events.wait(game_id, answer["version"], 10)

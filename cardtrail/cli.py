@@ -58,14 +58,34 @@ def worker(burst: bool, name: str | None, queues: str) -> None:
 
 @main.command()
 @click.argument("export_file", type=click.File("rb"))  # lines split at \n only
+@click.option(
+    "--receipts",
+    "receipts_file",
+    type=click.File("rb"),
+    default=None,
+    help="A player's receipts, one per line as the API returned them: each must match.",
+)
+@click.option(
+    "--keys",
+    "keys_file",
+    type=click.File("rb"),
+    default=None,
+    help="The server's public keys (GET /keys), instead of those the export carries.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
-def audit(export_file, as_json: bool) -> None:
-    """Audit an exported game (JSON Lines) offline: chain, seed, deals, moves."""
+def audit(export_file, receipts_file, keys_file, as_json: bool) -> None:
+    """Audit an exported game (JSON Lines) offline: chain, receipts, seed, deals, moves."""
     import json
 
     from replays.audit import audit_export
+    from replays.receipts import BadReceipts, parse_keys, parse_receipts
 
-    verdict = audit_export(export_file)
+    try:
+        receipts = parse_receipts(receipts_file) if receipts_file else []
+        keys = parse_keys(json.loads(keys_file.read())) if keys_file else None
+    except (BadReceipts, ValueError) as error:
+        raise click.UsageError(str(error)) from None
+    verdict = audit_export(export_file, receipts, keys)
     click.echo(json.dumps(verdict.as_dict(), indent=2) if as_json else verdict.summary())
     raise SystemExit(0 if verdict.ok else 1)
 

@@ -10,6 +10,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from service.redis_server import EmbeddedRedis
+from service.signing import KEY_FILE_ENV
 
 
 class _Gunicorn(BaseApplication):
@@ -61,9 +62,13 @@ def run(
 ) -> None:
     """Serve until interrupted; stops the embedded Redis and the workers it started."""
     embedded = None
+    Path(data_dir).mkdir(parents=True, exist_ok=True, mode=0o700)
+    Path(data_dir).chmod(0o700)  # server seeds, decks and the signing key: the owner's only
     if not os.environ.get("REDIS_URL"):
         embedded = EmbeddedRedis(Path(data_dir) / "redis", appendfsync="always").start()
         os.environ["REDIS_URL"] = embedded.url
+    # One signing key for every process this serve starts, kept (mode 0600) beside the data.
+    os.environ.setdefault(KEY_FILE_ENV, str(Path(data_dir).resolve() / "signing-key.pem"))
     bots: list[subprocess.Popen] = []
     try:
         bots = start_workers(bot_workers)

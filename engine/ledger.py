@@ -73,3 +73,23 @@ def deal_key(
 def _prefixed(text: str) -> bytes:
     data = text.encode("utf-8")
     return len(data).to_bytes(4, "big") + data
+
+
+# -- receipts -----------------------------------------------------------------
+
+RECEIPT_LABEL = b"cardtrail/receipt/v1\n"
+
+
+def key_id(public_key: bytes) -> str:
+    """A signing key's name: the first 16 hex digits of SHA-256 of its raw public key."""
+    return hashlib.sha256(public_key).hexdigest()[:16]
+
+
+def receipt_message(game_id: str, version: int, chain_hash: str, signer: str) -> bytes:
+    """What a receipt's signature covers: that game `game_id` was at `version`, with the
+    chain hash `chain_hash` there, as the key `signer` saw it (docs/audit.md).
+
+        "cardtrail/receipt/v1\\n" ‖ canonical({"game", "hash", "key_id", "version"})
+    """
+    fields = {"game": game_id, "hash": chain_hash, "key_id": signer, "version": version}
+    return RECEIPT_LABEL + canonical_json(fields).encode("utf-8")

@@ -2,6 +2,8 @@
 
 Works offline from the export alone (no server, no Redis). Checks, in order of the log:
   1. the hash chain, from SHA-256(game id) through every record;
+  (with receipts a player kept) every receipt's signature, and the chain's hash at its
+  version: a history rewritten and re-chained fails here, naming the receipt;
   2. the revealed server seed against the commitment in the first event;
   3. every batch of the log (the creation, the seating and first deal, each move)
      produced again by the very functions the service used (`engine.table.protocol`)
@@ -11,10 +13,11 @@ Works offline from the export alone (no server, no Redis). Checks, in order of t
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine import ledger
+from replays import receipts as receipt_checks
 from replays.rerun import rerun
 from replays.verdict import Entry, Verdict
 
@@ -77,18 +80,38 @@ def parse_export(lines: Iterable[str | bytes]) -> tuple[dict[str, Any], list[Ent
     return header, entries, verdict
 
 
-def audit_export(lines: Iterable[str | bytes]) -> Verdict:
+def audit_export(
+    lines: Iterable[str | bytes],
+    receipts: Sequence[Mapping[str, Any]] = (),
+    keys: Mapping[str, bytes] | None = None,
+) -> Verdict:
+    """Audit an export; with `receipts`, each must match it, verified against `keys`
+    (by default the public keys the export carries)."""
     header, entries, verdict = parse_export(lines)
     if not verdict.ok:
         return verdict
-    return audit(header.get("game_id", ""), header.get("game", ""), entries)
+    if keys is None:
+        try:
+            keys = receipt_checks.parse_keys(header.get("keys", []))
+        except receipt_checks.BadReceipts as error:
+            return verdict.fail(None, f"the header's keys are unreadable ({error})")
+    return audit(header.get("game_id", ""), header.get("game", ""), entries, receipts, keys)
 
 
-def audit(game_id: str, game_name: str, entries: list[Entry]) -> Verdict:
+def audit(
+    game_id: str,
+    game_name: str,
+    entries: list[Entry],
+    receipts: Sequence[Mapping[str, Any]] = (),
+    keys: Mapping[str, bytes] | None = None,
+) -> Verdict:
+    """Chain, receipts, seed, then every batch re-run (module docstring)."""
     verdict = Verdict(game_id=game_id, game=game_name, events=len(entries))
     if not _check_chain(game_id, entries, verdict):
         return verdict
     verdict.checks["hash_chain"] = True
+    if receipts and not receipt_checks.check(game_id, entries, receipts, keys or {}, verdict):
+        return verdict
     for entry in entries:
         if not isinstance(entry.event.get("type"), str):
             return verdict.fail(entry.version, "this event has no type")

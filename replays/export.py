@@ -6,22 +6,29 @@ its batch (if it did) and its chain hash.
 """
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from replays.audit import EXPORT_FORMAT, EXPORT_FORMAT_VERSION
 
 
-def export_lines(game_id: str, game: str, records: Iterable[Any]) -> Iterator[str]:
-    yield json.dumps(
-        {
-            "format": EXPORT_FORMAT,
-            "format_version": EXPORT_FORMAT_VERSION,
-            "game_id": game_id,
-            "game": game,
-        },
-        sort_keys=True,
-    )
+def export_lines(
+    game_id: str,
+    game: str,
+    records: Iterable[Any],
+    keys: Sequence[Mapping[str, Any]] | None = None,
+) -> Iterator[str]:
+    """The header, then a line per record. `keys`: the public keys that sign the server's
+    receipts, so that an auditor needs nothing from the server to check them."""
+    header: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_FORMAT_VERSION,
+        "game_id": game_id,
+        "game": game,
+    }
+    if keys is not None:
+        header["keys"] = [dict(key) for key in keys]
+    yield json.dumps(header, sort_keys=True)
     for record in records:
         line: dict[str, Any] = {
             "version": record.version,

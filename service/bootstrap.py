@@ -9,24 +9,27 @@ from dataclasses import dataclass
 import redis
 
 from service import reactions
-from service.commands import Commands
+from service.handlers import Handlers
 from service.history import History
 from service.queries import Queries
 from service.reactions import Reactions
 from service.repository import Repository
 from service.scheduler import TurnScheduler
+from service.signing import KeyRing, Signer
 
 
 @dataclass(frozen=True)
 class Cardtrail:
-    """The application: the repository, the commands that grow a log, the queries that
-    read one, the history of finished hands, and the scheduler of background work."""
+    """The application: the repository, the handlers of the commands that grow a log,
+    the queries that read one, the history of finished hands, the scheduler of
+    background work, and the keys that sign receipts."""
 
     repository: Repository
     scheduler: TurnScheduler
-    commands: Commands
+    handlers: Handlers
     queries: Queries
     history: History
+    keyring: KeyRing
 
     @property
     def redis(self) -> redis.Redis:
@@ -41,9 +44,15 @@ def build(
     client: redis.Redis,
     queue_client: redis.Redis | None = None,
     allow_preset_deck: bool = False,
+    signer: Signer | None = None,
 ) -> Cardtrail:
+    """`signer` signs the receipts of every answer (a web process has one; a worker,
+    which answers nobody, need not)."""
     repository = Repository(client)
     scheduler = TurnScheduler(queue_client or client, client)
+    keyring = KeyRing(client)
+    if signer is not None:
+        keyring.register(signer)
     after_append = Reactions(
         [
             reactions.bot_turns(scheduler),
@@ -55,7 +64,8 @@ def build(
     return Cardtrail(
         repository=repository,
         scheduler=scheduler,
-        commands=Commands(repository, after_append, allow_preset_deck),
-        queries=Queries(repository, scheduler),
+        handlers=Handlers(repository, after_append, signer, allow_preset_deck),
+        queries=Queries(repository, scheduler, signer),
         history=History(repository),
+        keyring=keyring,
     )

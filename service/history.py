@@ -13,12 +13,15 @@ from typing import Any
 
 from engine import table
 from replays import audit as auditing
+from replays import receipts as receipt_checks
 from replays.export import export_lines
 from replays.replay import HandSpan, HandStates, hand_spans
+from replays.verdict import Entry
 from service.auth import SeatAuth
 from service.errors import Conflict, Forbidden, NotFound, Refused
 from service.presentation import shown_event
 from service.repository import Loaded, Repository
+from service.signing import KeyRing
 from service.store import Record
 
 CACHED_LOGS = 256
@@ -37,6 +40,7 @@ class History:
     def __init__(self, repository: Repository) -> None:
         self.repository = repository
         self.auth = SeatAuth(repository.tables)
+        self.keyring = KeyRing(repository.redis)
         self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._lock = threading.Lock()
         self._hand_states = HandStates()
@@ -106,15 +110,20 @@ class History:
     def export(self, game_id: str, token: str | None) -> Iterator[str]:
         loaded = self._finished(game_id, token)
         records = self.records(game_id)[: loaded.version]
-        return export_lines(game_id, loaded.table.game, records)
+        return export_lines(game_id, loaded.table.game, records, self.keyring.all())
 
-    def audit(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def audit(
+        self, game_id: str, token: str | None, receipts: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The verdict on the finished game; each of `receipts` (a player's) must match."""
         loaded = self._finished(game_id, token)
         entries = [
-            auditing.Entry(r.version, r.event, r.command, r.hash)
+            Entry(r.version, r.event, r.command, r.hash)
             for r in self.records(game_id)[: loaded.version]
         ]
-        return auditing.audit(game_id, loaded.table.game, entries).as_dict()
+        keys = receipt_checks.parse_keys(self.keyring.all())
+        verdict = auditing.audit(game_id, loaded.table.game, entries, receipts or (), keys)
+        return verdict.as_dict()
 
 
 class _HandReplay:

@@ -13,6 +13,7 @@ TURN_JOBS = "cardtrail:bots:jobs"  # hash: game id -> "<version> <job id>" of it
 DEADLINES = "cardtrail:clock:deadlines"  # sorted set: game id -> earliest pending deadline
 RECONCILE_LOCK = "cardtrail:reconcile:lock"  # string: one reconciler at a time
 SNAPSHOT_PATTERN = "cardtrail:game:*:snapshot"  # every game's snapshot (to drop them all)
+SIGNING_KEYS = "cardtrail:signing:keys"  # hash: key id -> public key that signed receipts
 
 
 def games_by_status(status: str) -> str:

@@ -14,14 +14,18 @@ from service.auth import SeatAuth
 from service.presentation import game_view, shown_event, shown_events
 from service.repository import Loaded, Repository
 from service.scheduler import ClockedTurn, TurnScheduler
+from service.signing import Signer
 from service.tables import Status
 
 KEEP_ALIVE_S = 15.0  # a comment line this often keeps proxies from closing an idle stream
 
 
 class Queries:
-    def __init__(self, repository: Repository, scheduler: TurnScheduler) -> None:
+    def __init__(
+        self, repository: Repository, scheduler: TurnScheduler, signer: Signer | None = None
+    ) -> None:
         self.repository = repository
+        self.signer = signer
         self.tables = repository.tables
         self.events = repository.events
         self.scheduler = scheduler
@@ -30,7 +34,13 @@ class Queries:
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         loaded = self.repository.load(game_id)
         seat = self.auth.seat_of(loaded.table, token)
-        return game_view(loaded, seat, self.clocked(loaded))
+        return {**game_view(loaded, seat, self.clocked(loaded)), **self.receipt(loaded)}
+
+    def receipt(self, loaded: Loaded) -> dict[str, Any]:
+        """A signed receipt for the version shown (none without a signer)."""
+        if self.signer is None:
+            return {}
+        return {"receipt": self.signer.receipt(loaded.id, loaded.version, loaded.last_hash)}
 
     def clocked(self, loaded: Loaded) -> dict[int, ClockedTurn]:
         if loaded.table.clock is None:
@@ -60,7 +70,7 @@ class Queries:
         loaded = self.repository.load(game_id)  # after the wait: a seat may have filled
         events = self.events.read(game_id, after=after, upto=loaded.version)
         shown = shown_events(loaded, events, seat, after + 1, loaded.state)
-        return {"version": loaded.version, "events": shown}
+        return {"version": loaded.version, "events": shown, **self.receipt(loaded)}
 
     def follow(self, game_id: str, token: str | None, after: int, seconds: float) -> Iterator[str]:
         """Server-Sent Events: each new event as the caller may see it, then wait for more.

@@ -44,7 +44,12 @@ class EmbeddedRedis:
         return f"unix://{self.socket}"
 
     def start(self) -> "EmbeddedRedis":
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        # The data (every live game's server seed and deck) is the owner's alone: the
+        # folder 0700 and every file Redis writes (AOF, socket, log) 0600 or narrower.
+        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.data_dir.chmod(0o700)
+        for written in self.data_dir.rglob("*"):
+            written.chmod(0o700 if written.is_dir() else 0o600)
         if self.socket.exists():
             self.socket.unlink()
         self.process = subprocess.Popen(
@@ -70,6 +75,7 @@ class EmbeddedRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches us, and we stop Redis in order
+            umask=0o077,
         )
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + 20

@@ -18,7 +18,7 @@ from engine import games, ledger, table
 from engine.contract import Command, Event, Game
 from service.errors import MovedOn
 from service.snapshots import Snapshot, SnapshotStore
-from service.store import Appended, EventStore, VersionConflict
+from service.store import Appended, Batch, EventStore, VersionConflict
 from service.tables import Table, TableStore, decode
 
 SNAPSHOT_EVERY = 32  # fold at most this many events past the last snapshot
@@ -81,20 +81,22 @@ class Repository:
         self._remember(game_id, now)
         return Loaded(found, game, state, now.version, now.last_hash)
 
+    @staticmethod
+    def batch(loaded: Loaded, events: list[Event], command: Command) -> Batch:
+        """The batch `command` made, hashed onto the end of the loaded log."""
+        return Batch.of(loaded.id, loaded.version, loaded.last_hash, events, command)
+
     def append(
         self,
         loaded: Loaded,
-        events: list[Event],
+        batch: Batch,
         state: Any,
-        command: Command,
         idempotency: tuple[str, dict[str, Any]] | None = None,
     ) -> Appended:
-        """Append `events` (the batch `command` made) if the game is still at
-        `loaded.version`; MovedOn if another append came first."""
+        """Append the batch if the game is still at `loaded.version`; MovedOn if another
+        append came first. `state` is the state after it (remembered as a cache)."""
         try:
-            appended = self.events.append(
-                loaded.id, loaded.version, events, loaded.last_hash, command, idempotency
-            )
+            appended = self.events.append(batch, idempotency)
         except VersionConflict as conflict:
             raise MovedOn(
                 "version_conflict",

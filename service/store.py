@@ -34,6 +34,41 @@ class Appended:
 
 
 @dataclass(frozen=True)
+class Batch:
+    """Events ready to append after `expected_version`: stored as canonical JSON, each
+    with its chain hash, the command on the first. The hashes are known before the
+    append, so an answer can be signed for the version the batch will make."""
+
+    game_id: str
+    expected_version: int
+    values: tuple[str, ...]  # for each event: its JSON, its hash, its command's JSON or ""
+    last_hash: str
+
+    @property
+    def version(self) -> int:
+        return self.expected_version + len(self.values) // 3
+
+    @classmethod
+    def of(
+        cls,
+        game_id: str,
+        expected_version: int,
+        previous_hash: str,
+        events: list[dict[str, Any]],
+        command: dict[str, Any] | None,
+    ) -> "Batch":
+        """`previous_hash` is the hash at `expected_version` (the chain's start for a new
+        game); the append's version check guarantees it is still the last one."""
+        values: list[str] = []
+        last_hash = previous_hash
+        for index, event in enumerate(events):
+            opener = command if index == 0 else None
+            last_hash = chain(last_hash, record_bytes(event, opener))
+            values += [canonical_json(event), last_hash, canonical_json(opener) if opener else ""]
+        return cls(game_id, expected_version, tuple(values), last_hash)
+
+
+@dataclass(frozen=True)
 class Record:
     """One log entry: the event, the command that opened its batch (if it did), its hash."""
 
@@ -64,41 +99,27 @@ class EventStore:
         self._append = client.register_script(scripts.APPEND)
 
     def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: list[dict[str, Any]],
-        previous_hash: str,
-        command: dict[str, Any] | None = None,
-        idempotency: tuple[str, dict[str, Any]] | None = None,
+        self, batch: "Batch", idempotency: tuple[str, dict[str, Any]] | None = None
     ) -> Appended:
-        """Append `events` if the game is at `expected_version`, else raise VersionConflict.
-
-        `previous_hash` is the hash of the event at `expected_version` (the chain's start
-        for a new game); the version check guarantees it is still the last one.
-        """
+        """Append the batch if the game is still at its expected version, else raise
+        VersionConflict; with `idempotency` (key digest, record), the record is kept
+        with the batch, or the record already kept for that key is returned."""
         idem_key, record = idempotency if idempotency else ("", None)
-        values: list[str] = []
-        last_hash = previous_hash
-        for index, event in enumerate(events):
-            opener = command if index == 0 else None
-            last_hash = chain(last_hash, record_bytes(event, opener))
-            values += [canonical_json(event), last_hash, canonical_json(opener) if opener else ""]
         result = self._append(
-            keys=[keys.events(game_id), keys.idempotency(game_id, idem_key)],
+            keys=[keys.events(batch.game_id), keys.idempotency(batch.game_id, idem_key)],
             args=[
-                expected_version,
+                batch.expected_version,
                 json.dumps(record) if record is not None else "",
                 IDEMPOTENCY_TTL,
-                *values,
+                *batch.values,
             ],
         )
         status = result[0].decode() if isinstance(result[0], bytes) else result[0]
         if status == "replay":
             return Appended(version=-1, replayed=json.loads(result[1]))
         if status == "conflict":
-            raise VersionConflict(expected_version, int(result[1]))
-        return Appended(version=int(result[1]), last_hash=last_hash)
+            raise VersionConflict(batch.expected_version, int(result[1]))
+        return Appended(version=int(result[1]), last_hash=batch.last_hash)
 
     def idempotency_record(self, game_id: str, idem_key: str) -> dict[str, Any] | None:
         raw = self.redis.get(keys.idempotency(game_id, idem_key))

@@ -33,7 +33,7 @@ def turn_deadline(game_id: str, turn_version: int, seat: int) -> str:
             forfeit = MakeMove(
                 game_id, seat, {"type": "forfeit"}, loaded.version, prefix=(timed_out,)
             )
-            app.commands.act(forfeit, loaded)
+            app.handlers.act(forfeit, loaded)
             return "forfeited"
         _play_for(app, loaded, seat, turn_version, clock["timeout_bot"], timed_out)
     except MovedOn:
@@ -50,7 +50,7 @@ def _play_for(
     while seat in loaded.game.to_act(loaded.state):
         seed = f"{loaded.id}:{loaded.version}:{seat}:timeout"
         command = bot_command(app, loaded, seat, level, seed)
-        app.commands.act(MakeMove(loaded.id, seat, command, loaded.version, prefix=prefix), loaded)
+        app.handlers.act(MakeMove(loaded.id, seat, command, loaded.version, prefix=prefix), loaded)
         prefix = ()
         loaded = app.repository.load(loaded.id)
         turn = app.scheduler.clocked_turns(loaded.id).get(seat)

@@ -30,7 +30,7 @@ def play_bot_turn(game_id: str, version: int) -> str:
     command = bot_command(app, loaded, seat, level, f"{game_id}:{version}:{seat}")
     _injected_delay()
     try:
-        app.commands.act(MakeMove(game_id, seat, command, if_match=version), loaded)
+        app.handlers.act(MakeMove(game_id, seat, command, if_match=version), loaded)
     except MovedOn:
         return "moved_on"
     return "played"

@@ -12,7 +12,7 @@ from flask import Flask, Response, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service import errors
+from service import errors, signing
 from service.api import problems
 from service.api.pages import web
 from service.api.routes import blp, health
@@ -20,6 +20,8 @@ from service.bootstrap import build
 from service.redis_server import connect, queue_connection
 
 MAX_BODY_BYTES = 64 * 1024
+# A player's receipts of a long game (10,000 at about 300 bytes) may be audited at once.
+LARGER_BODIES = {"games.Audit": 4 * 1024 * 1024}
 
 # Each kind of refusal and its status; the most specific kind first.
 STATUSES: tuple[tuple[type[errors.ServiceError], int], ...] = (
@@ -56,6 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         REDIS_URL=os.environ.get("REDIS_URL"),
         RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
         ALLOW_PRESET_DECK=os.environ.get("CARDTRAIL_ALLOW_PRESET_DECK") == "1",
+        SIGNING_KEY_FILE=os.environ.get(signing.KEY_FILE_ENV),
     )
     app.config.update(config or {})
     if not app.config["REDIS_URL"]:
@@ -65,10 +68,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(health)
     api.register_blueprint(blp)
     app.register_blueprint(web)  # the web pages: plain Flask, not in the OpenAPI spec
+    key_file = app.config["SIGNING_KEY_FILE"]
+    if not key_file:
+        app.logger.warning(
+            "no %s: receipts are signed with a key of this process's own", signing.KEY_FILE_ENV
+        )
     app.extensions["cardtrail"] = build(
         connect(app.config["REDIS_URL"]),
         queue_connection(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"]),
         allow_preset_deck=app.config["ALLOW_PRESET_DECK"],
+        signer=signing.load_or_create(key_file) if key_file else signing.ephemeral(),
     )
     _answer_errors(app)
     return app
@@ -78,6 +87,8 @@ def _answer_errors(app: Flask) -> None:
     @app.before_request
     def json_bodies_only():
         """A body that is not JSON would be silently ignored; say so instead."""
+        if request.endpoint in LARGER_BODIES:
+            request.max_content_length = LARGER_BODIES[request.endpoint]
         writes = request.method in ("POST", "PUT", "PATCH")
         if writes and request.content_length and not request.is_json:
             return problems.problem(

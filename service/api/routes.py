@@ -65,7 +65,7 @@ class Games(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game: seats are players (a token each), bots or open seats."""
         seats = [SeatRequest(**seat) for seat in body.pop("seats")]
-        return cardtrail().commands.create(CreateGame(seats=seats, **body))
+        return cardtrail().handlers.create(CreateGame(seats=seats, **body))
 
     @blp.arguments(schemas.ListQuery, location="query", unknown=None)
     @blp.response(200, schemas.GameList)
@@ -92,7 +92,7 @@ class Join(MethodView):
     @blp.response(201, schemas.Joined)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open seat; the last seat filled starts the game."""
-        return cardtrail().commands.join(JoinGame(game_id, **body))
+        return cardtrail().handlers.join(JoinGame(game_id, **body))
 
 
 @blp.route("/games/<game_id>/moves")
@@ -108,7 +108,7 @@ class Moves(MethodView):
     )
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Make a move for the bearer's seat; answers with the new events as that seat sees them."""
-        return cardtrail().commands.move(
+        return cardtrail().handlers.move(
             game_id, bearer_token(), body, if_match(), idempotency_key()
         )
 
@@ -175,6 +175,21 @@ class Audit(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """Re-run the finished game: hash chain, seed commitment, every deal, every move."""
         return cardtrail().history.audit(game_id, bearer_token())
+
+    @blp.arguments(schemas.AuditRequest)
+    @blp.response(200, schemas.AuditOut)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The same audit, also checking a player's receipts against the log."""
+        return cardtrail().history.audit(game_id, bearer_token(), body["receipts"])
+
+
+@blp.route("/keys")
+class Keys(MethodView):
+    @blp.response(200, schemas.KeysOut)
+    def get(self) -> dict[str, Any]:
+        """Every public key that ever signed this server's receipts, by key id."""
+        return {"keys": cardtrail().keyring.all()}
 
 
 @blp.route("/games/<game_id>/stream")

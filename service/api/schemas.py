@@ -1,4 +1,5 @@
-"""Marshmallow schemas for every request and response body.
+"""Marshmallow schemas for every request and response body (the record's own, receipts,
+replays and audits, are in `record_schemas`, and named here too).
 
 They describe the HTTP contract generically (commands carry a `type` and the
 fields a move may need); what a move means is the engine's business.
@@ -11,9 +12,20 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from engine import InvalidCard, games
 from engine.cards import parse_card
+from service.api.record_schemas import (  # noqa: F401 - the API's schemas are all here
+    AuditOut,
+    AuditRequest,
+    HandOut,
+    HandsOut,
+    KeysOut,
+    Receipt,
+    ReplayOut,
+    ReplayQuery,
+    SigningKey,
+)
 
 # Every registered game's bot levels; a level the chosen game lacks is refused when the
-# game is created (service.commands), naming the seat.
+# game is created (service.seating), naming the seat.
 BOT_LEVELS = tuple(dict.fromkeys(level for name in games.names() for level in games.get(name).bots))
 
 
@@ -76,6 +88,7 @@ class CreatedGame(Schema):
     seats = fields.List(fields.Nested(SeatOut), required=True)
     seed_commitment = fields.String(required=True)  # SHA-256 of the server seed, hex
     seed_source = fields.String(required=True)  # "server", or "client" on a testing server
+    receipt = fields.Nested(Receipt)
 
 
 class JoinRequest(Schema):
@@ -91,6 +104,7 @@ class Joined(Schema):
     version = fields.Integer(required=True)
     seed_commitment = fields.String(required=True)
     webhook_secret = fields.String()
+    receipt = fields.Nested(Receipt)
 
 
 class ListQuery(Schema):
@@ -187,6 +201,7 @@ GameView = Schema.from_dict(
         "you": fields.Nested(You),
         "seed_commitment": fields.String(required=True),
         "seed_source": fields.String(required=True),
+        "receipt": fields.Nested(Receipt),
         **_union("view_fields"),
     },
     name="GameView",
@@ -208,6 +223,7 @@ class Health(Schema):
 class EventsOut(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Dict(), required=True)
+    receipt = fields.Nested(Receipt)
 
 
 class EventsQuery(Schema):
@@ -225,51 +241,3 @@ class Problem(Schema):
     detail = fields.String(required=True)
     code = fields.String(required=True)
     errors = fields.List(fields.Dict())
-
-
-class HandOut(Schema):
-    number = fields.Integer(required=True)
-    dealer = fields.Integer(required=True)
-    first_version = fields.Integer(required=True)
-    last_version = fields.Integer(required=True)
-    steps = fields.Integer(required=True)
-    finished = fields.Boolean(required=True)
-    result = fields.Dict(allow_none=True)
-
-
-class HandsOut(Schema):
-    hands = fields.List(fields.Nested(HandOut), required=True)
-
-
-class ReplayQuery(Schema):
-    class Meta:
-        unknown = RAISE
-
-    step = fields.Integer(validate=validate.Range(0, 10**7))
-
-
-class ReplayOut(Schema):
-    hand = fields.Nested(HandOut, required=True)
-    steps = fields.Integer(required=True)
-    names = fields.List(fields.String(), required=True)
-    face_up = fields.Boolean(required=True)
-    step = fields.Integer()
-    event = fields.Dict()
-    state = fields.Dict()
-    events = fields.List(fields.Dict())
-
-
-class AuditOut(Schema):
-    ok = fields.Boolean(required=True)
-    game_id = fields.String(allow_none=True)
-    game = fields.String(allow_none=True)
-    events = fields.Integer()
-    hands = fields.Integer()
-    finished = fields.Boolean()
-    deck_source = fields.String(allow_none=True)
-    seed_source = fields.String(allow_none=True)
-    provably_fair = fields.Boolean(required=True)
-    receipts = fields.Integer()
-    checks = fields.Dict(keys=fields.String(), values=fields.Boolean())
-    first_bad = fields.Dict(allow_none=True)
-    notes = fields.List(fields.String())

@@ -166,9 +166,9 @@ def test_edges_huge_deep_unicode_and_thousands_of_games(client, redis_client):
     named = client.post("/games", json={"seats": [{"name": "Zoë 🂡 名前"}, {"name": "بوب"}]})
     assert named.status_code == 201
     assert named.get_json()["seats"][0]["name"] == "Zoë 🂡 名前"
-    commands = client.application.extensions["cardtrail"].commands
+    handlers = client.application.extensions["cardtrail"].handlers
     for _ in range(2000):
-        commands.create(CreateGame(seats=[SeatRequest(name="a"), SeatRequest(open=True)]))
+        handlers.create(CreateGame(seats=[SeatRequest(name="a"), SeatRequest(open=True)]))
     listed = client.get("/games?status=waiting&page=20&page_size=100").get_json()
     assert listed["total"] == 2000 and len(listed["items"]) == 100
     assert client.get("/games?page_size=101").status_code == 422

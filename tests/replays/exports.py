@@ -100,8 +100,15 @@ def rechain(game_id: str, lines: Sequence[Line]) -> list[Line]:
     return fixed
 
 
-def text(game_id: str, lines: Sequence[Line], game: str = "rummy") -> str:
-    return "".join(line + "\n" for line in export_lines(game_id, game, lines))
+def text(
+    game_id: str, lines: Sequence[Line], game: str = "rummy", keys: list | None = None
+) -> str:
+    return "".join(line + "\n" for line in export_lines(game_id, game, lines, keys))
+
+
+def keys_of(export_text: str) -> list | None:
+    """The signing keys an export's header carries (a server's export has them)."""
+    return json.loads(export_text.split("\n", 1)[0]).get("keys")
 
 
 def parse(export_text: str) -> tuple[str, list[Line]]:

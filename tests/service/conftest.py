@@ -12,6 +12,7 @@ import redis
 
 from service.api import create_app
 from service.redis_server import EmbeddedRedis
+from service.signing import KEY_FILE_ENV
 from service.store import EventStore
 
 
@@ -26,6 +27,20 @@ def redis_url(tmp_path_factory):
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def signing_key(tmp_path_factory):
+    """One signing key for every app and process of the session, as a deployment has:
+    receipts (Ed25519 signatures are deterministic) and snapshots then agree across apps."""
+    path = tmp_path_factory.mktemp("signing") / "signing-key.pem"
+    previous = os.environ.get(KEY_FILE_ENV)
+    os.environ[KEY_FILE_ENV] = str(path)
+    yield path
+    if previous is None:
+        os.environ.pop(KEY_FILE_ENV, None)
+    else:
+        os.environ[KEY_FILE_ENV] = previous
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from replays.audit import audit_export
-from tests.replays.exports import build_batches, chain, text
+from tests.replays.exports import build_batches, chain, keys_of, text
 from tests.service.helpers import auth, move, view
 
 CASES = {
@@ -69,7 +69,7 @@ def test_the_service_and_the_engine_alone_give_one_log_and_one_verdict(client, c
         waiting=waiting,
         seed_source="client",  # the test chose the server seed (a testing server)
     )
-    alone = text(game_id, chain(game_id, batches), game)
+    alone = text(game_id, chain(game_id, batches), game, keys_of(served))
     assert served == alone
     verdicts = [audit_export(export.splitlines()) for export in (served, alone)]
     assert verdicts[0].as_dict() == verdicts[1].as_dict()

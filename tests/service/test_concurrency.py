@@ -2,7 +2,7 @@
 
 import threading
 
-from service.store import EventStore, VersionConflict
+from service.store import Batch, EventStore, VersionConflict
 from tests.service.helpers import assert_problem, create_game, move, tokens, view
 
 THREADS = 50
@@ -211,7 +211,8 @@ def test_the_store_appends_once_per_version(client, redis_client):
 
     def append(index):
         try:
-            outcomes.append(store.append(game_id, version, [event, event], last_hash).version)
+            batch = Batch.of(game_id, version, last_hash, [event, event], None)
+            outcomes.append(store.append(batch).version)
         except VersionConflict as conflict:
             outcomes.append(("conflict", conflict.actual))
 

@@ -51,7 +51,9 @@ def test_wait_zero_and_known_events_return_at_once(client):
     version = created["version"]
     started = time.monotonic()
     body = client.get(f"/games/{game_id}/events?after={version}&wait=0").get_json()
+    receipt = body.pop("receipt")
     assert body == {"version": version, "events": []}
+    assert receipt["game"] == game_id and receipt["version"] == version
     # events already there: no waiting even when asked to
     body = client.get(f"/games/{game_id}/events?after=0&wait=5").get_json()
     assert [e["version"] for e in body["events"]] == list(range(1, version + 1))

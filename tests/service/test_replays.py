@@ -20,7 +20,7 @@ from cardtrail.cli import main
 from engine import games, table
 from engine.cards import pretty
 from service.store import EventStore
-from tests.replays.exports import build_batches, chain, text
+from tests.replays.exports import build_batches, chain, keys_of, text
 from tests.service.helpers import (
     assert_problem,
     auth,
@@ -191,7 +191,8 @@ def test_every_step_of_every_finished_hand_is_the_fold_of_that_prefix(
         client_seeds=[f"{n}'s seed ♠" for n in names],
         seed_source="client",  # the test chose the server seed
     )
-    assert export.get_data(as_text=True) == text(game_id, chain(game_id, batches))
+    served = export.get_data(as_text=True)
+    assert served == text(game_id, chain(game_id, batches), keys=keys_of(served))
 
 
 # -- a hand in play: players see only their seat, spectators nothing ----------------------------
@@ -327,11 +328,13 @@ def test_export_is_json_lines_and_cardtrail_audit_judges_it(client, redis_client
     body = response.get_data(as_text=True)
     assert body.endswith("\n")
     header, *lines = [json.loads(line) for line in body.splitlines()]
+    # The header carries the public keys that sign receipts: an auditor needs no server.
     assert header == {
         "format": "cardtrail-export",
         "format_version": 1,
         "game_id": game_id,
         "game": "rummy",
+        "keys": client.get("/keys").get_json()["keys"],
     }
     records = EventStore(redis_client).records(game_id)
     assert len(lines) == len(records) == len(player.raw)

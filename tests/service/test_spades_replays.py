@@ -15,7 +15,7 @@ from engine import games, table
 from engine.cards import pretty
 from replays.audit import audit_export
 from service.store import EventStore
-from tests.replays.exports import build_batches, chain, text
+from tests.replays.exports import build_batches, chain, keys_of, text
 from tests.service.helpers import create_game, move, tokens, view
 
 SPADES = games.get("spades")
@@ -139,7 +139,7 @@ def test_cardtrail_replay_and_the_export_of_a_spades_game(
         client_seeds=SEEDS,
         seed_source="client",  # the test chose the server seed
     )
-    assert body == text(game_id, chain(game_id, batches), "spades")
+    assert body == text(game_id, chain(game_id, batches), "spades", keys_of(body))
     path = tmp_path / "spades.jsonl"
     path.write_bytes(export.get_data())
     audited = runner.invoke(main, ["audit", str(path)])

@@ -1,0 +1,227 @@
+"""The handlers of the commands: load → decide (through the engine's table protocol) →
+append → react.
+
+HTTP handlers, workers and tools all come through here, so a move made by a bot or a
+clock is judged exactly like a move made over HTTP. Nothing here knows a game's rules.
+Each answer to a person carries a signed receipt for the version it leaves the game at
+(`service.signing`), so they can later prove what they were shown.
+"""
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine import IllegalMove, ledger
+from engine import table as protocol
+from engine.contract import Command, Event
+from service import seating
+from service.auth import SeatAuth, new_token
+from service.commands import CreateGame, JoinGame, MakeMove
+from service.errors import Conflict, Refused, StaleVersion, from_illegal_move
+from service.presentation import shown_events
+from service.reactions import Appended, Reactions
+from service.repository import Loaded, Repository
+from service.signing import Signer
+from service.store import Batch
+from service.tables import Seat, Table, refuse_unknown_seat
+
+
+class Handlers:
+    def __init__(
+        self,
+        repository: Repository,
+        reactions: Reactions,
+        signer: Signer | None = None,
+        allow_preset_deck: bool = False,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.repository = repository
+        self.tables = repository.tables
+        self.auth = SeatAuth(repository.tables)
+        self.react = reactions
+        self.signer = signer  # None: no receipts (a worker answers nobody)
+        self.allow_preset_deck = allow_preset_deck
+        self.now = clock
+
+    def receipt(self, game_id: str, version: int, chain_hash: str) -> dict[str, Any]:
+        """{"receipt": …} for an answer at `version`, or nothing without a signer."""
+        if self.signer is None:
+            return {}
+        return {"receipt": self.signer.receipt(game_id, version, chain_hash)}
+
+    # -- creating -----------------------------------------------------------------
+
+    def create(self, request: CreateGame) -> dict[str, Any]:
+        seating.refuse_testing_only(request, self.allow_preset_deck)
+        setup = seating.setup(request)
+        seats, answer = seating.seats(request.seats, setup.game.bots)
+        # The server seed is the server's own: 256 random bits, secret until the game ends.
+        server_seed = request.seed or secrets.token_hex(32)
+        seed_source = "server" if request.seed is None else "client"
+        deck_source = "seed" if request.deck is None else "explicit"
+        created = protocol.create(setup, server_seed, deck_source, seed_source)
+        table = Table(
+            id=seating.new_game_id(),
+            game=setup.game.name,
+            preset=request.preset,
+            seats=tuple(seats),
+            server_seed=server_seed,
+            created=self.now(),
+            status="waiting" if any(seat.is_open for seat in seats) else "playing",
+            clock=setup.clock,
+            deck=tuple(request.deck) if request.deck is not None else None,
+            seed_source=seed_source,
+        )
+        dealt = seating.first_deal(table, created.state)  # checked now, even if dealt later
+        self.tables.add(table)
+        fresh = Loaded(table, setup.game, None, 0, ledger.chain_start(table.id))
+        if table.status == "waiting":
+            batch = self.repository.batch(fresh, created.events, protocol.CREATE)
+            self.repository.append(fresh, batch, created.state)
+            self.tables.set_status(table, "waiting")
+        else:
+            batch = self._start(fresh, created.events, dealt, protocol.CREATE)
+        return {
+            "id": table.id,
+            "version": batch.version,
+            "status": table.status,
+            "seats": answer,
+            "seed_commitment": table.seed_commitment,
+            "seed_source": seed_source,
+            **self.receipt(table.id, batch.version, batch.last_hash),
+        }
+
+    def _start(
+        self, loaded: Loaded, opening: list[Event], dealt: protocol.Step, command: Command
+    ) -> Batch:
+        """Append the opening events with the seating and first deal: the game is playing,
+        listed as such, and its first turns begin."""
+        events, begun = protocol.clocked(
+            loaded.game,
+            loaded.table.clock,
+            None,
+            dealt.state,
+            [*opening, *dealt.events],
+            self.now(),
+        )
+        batch = self.repository.batch(loaded, events, command)
+        self.repository.append(loaded, batch, dealt.state)
+        self.tables.set_status(loaded.table, "playing")
+        self.react(
+            Appended(loaded.table, loaded.game, loaded.version, events, None, dealt.state, begun)
+        )
+        return batch
+
+    # -- joining ------------------------------------------------------------------
+
+    def join(self, request: JoinGame) -> dict[str, Any]:
+        table = self.tables.get(request.game_id)
+        refuse_unknown_seat(table, request.seat)
+        hook = seating.webhook(request.webhook, "webhook")
+        token, digest = new_token()
+        asked = Seat(-1, request.name, None, digest, request.client_seed or None, hook)
+        number, left = self.tables.take_seat(table.id, request.seat, asked)
+        if left == 0:
+            loaded = self.repository.load(table.id)
+            dealt = seating.first_deal(loaded.table, loaded.state)
+            batch = self._start(loaded, [], dealt, protocol.START)
+            version, chain_hash = batch.version, batch.last_hash
+        else:
+            version = self.repository.events.version(table.id)
+            chain_hash = self.repository.events.hash_at(table.id, version)
+        joined: dict[str, Any] = {
+            "seat": number,
+            "token": token,
+            "version": version,
+            "seed_commitment": table.seed_commitment,
+            **self.receipt(table.id, version, chain_hash),
+        }
+        if hook:
+            joined["webhook_secret"] = hook.secret
+        return joined
+
+    # -- moving -------------------------------------------------------------------
+
+    def move(
+        self,
+        game_id: str,
+        token: str | None,
+        command: Command,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """A move by the bearer of a seat's token."""
+        loaded = self.repository.load(game_id)
+        seat = self.auth.acting_seat(loaded.table, token)
+        return self.act(MakeMove(game_id, seat, command, if_match, idempotency_key), loaded)
+
+    def act(self, request: MakeMove, loaded: Loaded | None = None) -> dict[str, Any]:
+        """Decide and append one seat's command: the path every move takes."""
+        fingerprint = _fingerprint(request.seat, request.command)
+        idem = _digest(request.idempotency_key) if request.idempotency_key else None
+        if idem:
+            record = self.repository.events.idempotency_record(request.game_id, idem)
+            if record is not None:
+                return _replayed(record, fingerprint)
+        loaded = loaded or self.repository.load(request.game_id)
+        _check_movable(loaded, request.if_match)
+        seated = {**request.command, "seat": request.seat}
+        try:
+            step = protocol.move(loaded.game, loaded.state, seated, loaded.table.seeds)
+        except IllegalMove as error:
+            raise from_illegal_move(error) from None
+        events, begun = protocol.clocked(
+            loaded.game,
+            loaded.table.clock,
+            loaded.state,
+            step.state,
+            [*request.prefix, *step.events],
+            self.now(),
+        )
+        batch = self.repository.batch(loaded, events, seated)
+        response: dict[str, Any] = {
+            "version": batch.version,
+            "events": shown_events(loaded, events, request.seat, loaded.version + 1, step.state),
+            **self.receipt(loaded.id, batch.version, batch.last_hash),
+        }
+        kept = (idem, {"request": fingerprint, "response": response}) if idem else None
+        appended = self.repository.append(loaded, batch, step.state, kept)
+        if appended.replayed is not None:
+            return _replayed(appended.replayed, fingerprint)
+        self.react(
+            Appended(
+                loaded.table, loaded.game, loaded.version, events, loaded.state, step.state, begun
+            )
+        )
+        return response
+
+
+def _check_movable(loaded: Loaded, if_match: int | None) -> None:
+    if if_match is not None and if_match != loaded.version:
+        raise StaleVersion(
+            "version_mismatch", f"The game is at version {loaded.version}, not {if_match}."
+        )
+    if loaded.table.status == "waiting":
+        raise Conflict("game_not_started", "The game waits for its open seats.")
+
+
+def _fingerprint(seat: int, command: Command) -> str:
+    return hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _replayed(record: dict[str, Any], fingerprint: str) -> dict[str, Any]:
+    if record["request"] != fingerprint:
+        raise Refused(
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different request.",
+            "Idempotency-Key",
+        )
+    response: dict[str, Any] = record["response"]
+    return response
