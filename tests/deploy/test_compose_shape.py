@@ -49,9 +49,12 @@ def _command(service: dict) -> list[str]:
     return command
 
 
-def _environment(service: dict, redis_port: int) -> dict[str, str]:
+def _environment(service: dict, redis_port: int, volumes: Path) -> dict[str, str]:
+    """The service's environment, its Redis and its volumes (`/keys`) found here."""
     env = {
-        name: value.replace(COMPOSE_REDIS, f"redis://127.0.0.1:{redis_port}")
+        name: value.replace(COMPOSE_REDIS, f"redis://127.0.0.1:{redis_port}").replace(
+            "/keys/", f"{volumes}/keys/"
+        )
         for name, value in service["environment"].items()
     }
     # The receiver runs on localhost, which webhooks refuse unless allowed.
@@ -82,7 +85,9 @@ def test_compose_services_run_as_declared(tmp_path):
         wait_until(lambda: _ping(client), 10, "Redis")
         assert client.config_get("appendonly")["appendonly"] == "yes"
         processes.append(
-            subprocess.Popen(web_cmd, env=_environment(services["web"], redis_port), cwd=ROOT)
+            subprocess.Popen(
+                web_cmd, env=_environment(services["web"], redis_port, tmp_path), cwd=ROOT
+            )
         )
         replicas = services["worker"]["deploy"]["replicas"]
         for name, count in (("worker", replicas), ("notifier", 1)):
@@ -90,7 +95,7 @@ def test_compose_services_run_as_declared(tmp_path):
                 processes.append(
                     subprocess.Popen(
                         _command(services[name]),
-                        env=_environment(services[name], redis_port),
+                        env=_environment(services[name], redis_port, tmp_path),
                         cwd=ROOT,
                         start_new_session=True,
                         stdout=subprocess.DEVNULL,
@@ -115,6 +120,12 @@ def test_compose_services_run_as_declared(tmp_path):
         # Ann's two your_turn messages, delivered by the notifier.
         wait_until(lambda: len(receiver.messages("your_turn")) == 2, 20, "the notifier")
         assert any(tmp_path.glob("appendonly*"))
+        # Both gunicorn workers sign with the one key the compose file names, kept 0600.
+        key_file = tmp_path / "keys" / "signing-key.pem"
+        assert key_file.stat().st_mode & 0o077 == 0
+        assert "signing-keys:/keys" in services["web"]["volumes"]
+        listed = _call(web_port, "GET", "/keys")[1]["keys"]
+        assert [key["key_id"] for key in listed] == [created["receipt"]["key_id"]]
     finally:
         receiver.close()
         for proc in reversed(processes):
