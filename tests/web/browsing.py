@@ -1,11 +1,16 @@
-"""What the browser tests share: Debian's chromium, window sizes, screenshots, API reads."""
+"""What the browser tests share: Debian's chromium, window sizes, screenshots, API reads,
+Rummy by clicks and the receipts a page keeps."""
 
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from engine import ledger
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -90,3 +95,80 @@ MY_TURN_OR_OVER = """() => {
     return t.dataset.status === 'finished'
         || (t.dataset.myTurn === 'true' && t.dataset.busy !== 'true');
 }"""
+
+
+# -- playing Rummy by clicks, briefly ------------------------------------------------------------
+
+
+def select_cards(page, cards: list[str]) -> None:
+    """Select `cards` in the shown hand (each copy once), by clicks."""
+    for card in cards:
+        page.locator(f'#hand [data-card="{card}"]:not(.selected)').first.click()
+    assert int(page.get_attribute("#table", "data-selected")) == len(cards)
+
+
+def _rummy_value(card: str) -> int:
+    rank = card[:-1]
+    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or (20 if card == "JK" else int(rank))
+
+
+def play_rummy_by_clicks(page, client, game_id: str, token: str, deadline: float) -> int:
+    """Our seat's Rummy turns by clicks until the game is over (draw from the stock, lay the
+    longest meld there is, else discard the costliest card); returns how many moves we made.
+    The other seats are bots, whose moves reach the page by its long-poll."""
+    moves = 0
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+        view = api_get(client, f"/games/{game_id}", token)
+        wait_version(page, view["version"])
+        if view["status"] == "finished":
+            return moves
+        legal = view["you"]["legal_moves"]
+        if view["phase"] == "draw":
+            target, cards = "#stock", []
+        elif melds := [m for m in legal if m["type"] == "meld"]:
+            target, cards = "#meld", max(melds, key=lambda m: len(m["cards"]))["cards"]
+        else:
+            discards = [m["card"] for m in legal if m["type"] == "discard"]
+            target, cards = "#discard", [max(discards, key=_rummy_value)]
+
+        def clicks(target=target, cards=cards):
+            select_cards(page, cards)
+            page.click(target)
+
+        click_move(page, view["version"], clicks)
+        moves += 1
+
+
+# -- receipts ---------------------------------------------------------------------------------
+
+
+def stored_receipts(page, game_id: str) -> list[dict[str, Any]]:
+    """The receipts the page keeps of a game, read through api.js's own `receipts()` (and
+    checked equal to what localStorage holds under the game's key)."""
+    found = page.evaluate(
+        """async (id) => {
+            const { receipts } = await import('/assets/js/api.js');
+            return { read: receipts(id),
+                     raw: JSON.parse(localStorage.getItem('cardtrail:receipts:' + id) || '[]') };
+        }""",
+        game_id,
+    )
+    assert found["read"] == found["raw"]
+    return found["read"]
+
+
+def verify_receipt(receipt: dict[str, Any], keys: dict[str, bytes]) -> None:
+    """The receipt's Ed25519 signature checks out against the server's listed key
+    (`keys`: key id -> raw public key, from GET /keys); raises InvalidSignature if not."""
+    message = ledger.receipt_message(
+        receipt["game"], receipt["version"], receipt["hash"], receipt["key_id"]
+    )
+    public = Ed25519PublicKey.from_public_bytes(keys[receipt["key_id"]])
+    public.verify(bytes.fromhex(receipt["signature"]), message)
+
+
+def listed_keys(client) -> dict[str, bytes]:
+    """GET /keys as key id -> raw public key."""
+    return {k["key_id"]: bytes.fromhex(k["public_key"]) for k in api_get(client, "/keys")["keys"]}

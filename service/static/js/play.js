@@ -7,6 +7,7 @@ import {
   el,
   gameId,
   Problem,
+  recordsPanel,
   remember,
   remembered,
   seatLink,
@@ -31,6 +32,9 @@ let logged = 0; // the newest event version written to the log
 let dismissedResult = 0;
 
 const table = $("#table");
+// The receipts this browser keeps (and, once the game is over, its export and the check):
+// under "Your receipts" while the game goes on, in the game-over panel after.
+const records = recordsPanel(id, { token: () => token });
 
 // -- words ----------------------------------------------------------------------------------
 
@@ -256,10 +260,14 @@ function renderResults() {
       el("h2", { id: "winner" }, `Game over · winner: ${winners.map(who).join(", ") || "nobody"}`),
       ...(last ? game.handResult(ctx, last) : []),
       el("a", { class: "button primary", id: "replay-cta", href: `/replay/${encodeURIComponent(id)}` }, "Watch the replay"),
+      records.node,
     );
   } else {
     over.hidden = true;
+    if (records.node.parentNode !== $("#receipts-slot")) $("#receipts-slot").append(records.node);
   }
+  records.finished(view.status === "finished");
+  $("#receipts-box").hidden = view.status === "finished";
 }
 
 function renderShare() {
@@ -352,10 +360,12 @@ async function start() {
       $("#copy-link").textContent = "Select and copy";
     }
   });
+  $("#receipts-slot").append(records.node);
   try {
     await refresh();
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
+    $("#receipts-box").hidden = true;
     table.dataset.status = "error";
     $("#title").textContent = "Table not found";
     showError(error.text);

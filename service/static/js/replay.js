@@ -1,7 +1,7 @@
 // The replay viewer: pick a hand, step through it (or turn by turn, trick by trick), every
 // hand face up once the hand is over. The felt is drawn by the game's module.
 
-import { $, api, el, gameId, plural, Problem, show, tokens } from "./api.js";
+import { $, api, el, gameId, plural, Problem, recordsPanel, show, tokens } from "./api.js";
 import { cardBack, cardRow, sortCards } from "./cards.js";
 import { gameModule } from "./games/index.js";
 
@@ -9,6 +9,8 @@ const id = gameId();
 const base = `/games/${encodeURIComponent(id)}`;
 const token = tokens.get(id); // a hand still in play replays from your own seat only
 const root = $("#replay");
+// The export, the receipts this browser kept and their check, beside the audit badge.
+const records = recordsPanel(id, { token: () => token });
 const PLAY_EVERY_MS = 900;
 
 let hands = [];
@@ -222,6 +224,7 @@ async function showAudit() {
   }
   const name = gameModule(view.game)?.name ?? view.game;
   $("#title").textContent = `Replay · ${name}${view.preset ? " · " + view.preset : ""} · ${id}`;
+  records.finished(view.status === "finished");
   if (view.status !== "finished") {
     badge.hidden = false;
     badge.className = "badge pending";
@@ -256,6 +259,7 @@ async function showAudit() {
 }
 
 async function start() {
+  $("#records-slot").append(records.node);
   $("#first").addEventListener("click", () => {
     stop();
     go(0);
@@ -302,6 +306,7 @@ async function start() {
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     root.dataset.status = "error";
+    $("#records-slot").hidden = true;
     setError(error.text);
     return;
   }
