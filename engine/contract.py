@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine import codec
 from engine.errors import NoHandDealt
 from engine.events import EVENT_VERSION
 
@@ -130,6 +131,8 @@ class Game(Generic[S, Opts]):
     view_fields: ClassVar[FieldKinds] = {}
     bots: ClassVar[Mapping[str, Bot]] = {}
     event_version: ClassVar[int] = EVENT_VERSION
+    # the class of the game's states (a frozen dataclass): what `decode_state` builds
+    state_type: ClassVar[type]
 
     # -- the rules: every game defines these ------------------------------------
 
@@ -218,6 +221,22 @@ class Game(Generic[S, Opts]):
     def bot(self, level: str) -> Bot:
         """The bot of `level`; KeyError for a level this game has no bot of."""
         return self.bots[level]
+
+    def encode_state(self, state: S) -> dict[str, Any]:
+        """The state as plain JSON data (a snapshot keeps it); `decode_state` reads it back.
+
+        CodecError for a state that is not this game's `state_type`, or holds a value
+        that is not plain data."""
+        if type(state) is not self.state_type:
+            raise codec.CodecError(f"not a {self.state_type.__name__}: {type(state).__name__}")
+        encoded: dict[str, Any] = codec.encode(state)
+        return encoded
+
+    def decode_state(self, data: Any) -> S:
+        """The state `data` describes, built only from `state_type` and the classes its
+        fields declare; CodecError for anything that is not exactly such a state."""
+        state: S = codec.decode(self.state_type, data)
+        return state
 
     def __repr__(self) -> str:
         return f"<game {self.name} {self.rules_version}>"

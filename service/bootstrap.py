@@ -4,6 +4,7 @@ The web app, each worker process and the command line build one and share it for
 request or job, so its caches (folded states, replayed hands) serve them all.
 """
 
+import secrets
 from dataclasses import dataclass
 
 import redis
@@ -45,10 +46,13 @@ def build(
     queue_client: redis.Redis | None = None,
     allow_preset_deck: bool = False,
     signer: Signer | None = None,
+    secret: bytes | None = None,
 ) -> Cardtrail:
     """`signer` signs the receipts of every answer (a web process has one; a worker,
-    which answers nobody, need not)."""
-    repository = Repository(client)
+    which answers nobody, need not). `secret` authenticates the state snapshots kept
+    in Redis; None: a random one, so this process ignores every snapshot it did not
+    write (they are only a cache: it folds from the log instead)."""
+    repository = Repository(client, secrets.token_bytes(32) if secret is None else secret)
     scheduler = TurnScheduler(queue_client or client, client)
     keyring = KeyRing(client)
     if signer is not None:

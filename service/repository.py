@@ -3,10 +3,12 @@
 A state is never stored as truth: it is the fold of the game's log. To make that fast
 the repository keeps folded states in process memory (an LRU) and as snapshots in
 Redis, and folds only the events since; both are caches, and dropping either changes
-no answer. A load costs one round trip when the state is cached (the table and the
+no answer (a snapshot that does not authenticate under this repository's secret is
+simply not used). A load costs one round trip when the state is cached (the table and the
 events since, pipelined); an append one more (the append script).
 """
 
+import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -41,11 +43,15 @@ class Loaded:
 
 
 class Repository:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, secret: bytes | None = None) -> None:
+        """`secret` authenticates the snapshots; None: one of this process's own (it then
+        reads only the snapshots it wrote itself)."""
         self.redis = client
         self.tables = TableStore(client)
         self.events = EventStore(client)
-        self.snapshots = SnapshotStore(client)
+        self.snapshots = SnapshotStore(
+            client, secrets.token_bytes(32) if secret is None else secret
+        )
         self._cache: OrderedDict[str, Snapshot] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -66,7 +72,7 @@ class Repository:
             start = cached
             records = self.events.parse_records(rest)
         else:
-            start = self.snapshots.decode(rest, game.rules_version) or Snapshot(
+            start = self.snapshots.decode(game_id, rest, game) or Snapshot(
                 0, None, ledger.chain_start(game_id)
             )
             records = self.events.records(game_id, after=start.version)
@@ -77,7 +83,7 @@ class Repository:
             records[-1].hash if records else start.last_hash,
         )
         if cached is None and len(records) >= SNAPSHOT_EVERY:
-            self.snapshots.save(game_id, game.rules_version, now)
+            self.snapshots.save(game_id, game, now)
         self._remember(game_id, now)
         return Loaded(found, game, state, now.version, now.last_hash)
 
@@ -110,7 +116,7 @@ class Repository:
         now = Snapshot(appended.version, state, appended.last_hash)
         self._remember(loaded.id, now)
         if appended.version // SNAPSHOT_EVERY != loaded.version // SNAPSHOT_EVERY:
-            self.snapshots.save(loaded.id, loaded.game.rules_version, now)
+            self.snapshots.save(loaded.id, loaded.game, now)
 
     def _remember(self, game_id: str, snapshot: Snapshot) -> None:
         with self._lock:

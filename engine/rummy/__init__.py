@@ -32,6 +32,7 @@ class Rummy(Game[RummyState, Options]):
         "result": "dict_or_null",
     }
     bots = BOTS
+    state_type = RummyState
 
     resolve_options = staticmethod(options.resolve)
     pack = staticmethod(decider.pack)

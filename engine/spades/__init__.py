@@ -38,6 +38,7 @@ class Spades(Game[SpadesState, Options]):
         "result": "dict_or_null",
     }
     bots = BOTS
+    state_type = SpadesState
 
     resolve_options = staticmethod(options.resolve)
     pack = staticmethod(decider.pack)

@@ -31,6 +31,7 @@ class MiniTricks(Game[MiniState, Options]):
         "result": "dict_or_null",
     }
     bots = BOTS
+    state_type = MiniState
 
     resolve_options = staticmethod(options.resolve)
     pack = staticmethod(decider.pack)
