@@ -412,7 +412,7 @@ def test_a_turned_over_stock_is_remembered_and_a_shuffled_one_is_not(mode):
     """The pile's order is public, so a stock made by turning it over is known; the
     strong bot's memory of it must match the real stock exactly (and stay unknown when
     the pile was shuffled)."""
-    from engine.rummy.bots import _Table
+    from engine.rummy.bots.memory import SeatMemory as _Table
 
     key = table.seed_key(f"memory:{mode}")
     options = {"stock_exhausted": mode, "max_stock_reuses": None}
