@@ -46,17 +46,21 @@ def build(
     queue_client: redis.Redis | None = None,
     allow_preset_deck: bool = False,
     signer: Signer | None = None,
-    secret: bytes | None = None,
+    receipts: bool = True,
 ) -> Cardtrail:
-    """`signer` signs the receipts of every answer (a web process has one; a worker,
-    which answers nobody, need not). `secret` authenticates the state snapshots kept
-    in Redis; None: a random one, so this process ignores every snapshot it did not
-    write (they are only a cache: it folds from the log instead)."""
-    repository = Repository(client, secrets.token_bytes(32) if secret is None else secret)
+    """`signer`, the server's key, signs the receipts of every answer (unless not
+    `receipts`: a worker answers nobody) and authenticates the state snapshots kept in
+    Redis, so every process holding the key reads the others'. Without one, a random
+    secret: this process ignores every snapshot it did not write (they are only a
+    cache: it folds from the log instead)."""
+    secret = signer.secret("snapshots") if signer else secrets.token_bytes(32)
+    repository = Repository(client, secret)
     scheduler = TurnScheduler(queue_client or client, client)
     keyring = KeyRing(client)
-    if signer is not None:
+    if signer is not None and receipts:
         keyring.register(signer)
+    else:
+        signer = None
     after_append = Reactions(
         [
             reactions.bot_turns(scheduler),

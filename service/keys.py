@@ -33,7 +33,7 @@ def meta(game_id: str) -> str:
 
 
 def snapshot(game_id: str) -> str:
-    return f"{_tag(game_id)}:snapshot"  # hash: version, rules_version, state
+    return f"{_tag(game_id)}:snapshot"  # hash: version, rules_version, hash, state, mac
 
 
 def idempotency(game_id: str, key_digest: str) -> str:

@@ -96,6 +96,12 @@ def ephemeral() -> Signer:
     return Signer(Ed25519PrivateKey.generate())
 
 
+def configured() -> Signer | None:
+    """The key CARDTRAIL_SIGNING_KEY_FILE names (made there if need be), or None."""
+    path = os.environ.get(KEY_FILE_ENV)
+    return load_or_create(path) if path else None
+
+
 class KeyRing:
     """Every public key that ever signed a receipt here, by key id (GET /keys)."""
 

@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from service.bootstrap import Cardtrail, build
 from service.redis_server import connect, queue_connection
+from service.signing import configured
 
 
 def redis_url() -> str:
@@ -18,4 +19,8 @@ def redis_url() -> str:
 @lru_cache(maxsize=1)
 def cardtrail() -> Cardtrail:
     """One per worker process: its state cache then serves every turn it plays."""
-    return build(connect(redis_url()), queue_connection(redis_url()))
+    # The server's key authenticates the snapshots this worker shares with the web
+    # processes; a worker signs no receipts (it answers nobody).
+    return build(
+        connect(redis_url()), queue_connection(redis_url()), signer=configured(), receipts=False
+    )

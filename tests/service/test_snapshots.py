@@ -3,7 +3,6 @@ that does not check out (made up, edited, copied, another secret's, a pickle tha
 run code) is ignored: every answer stays what the log says, and nothing in it runs."""
 
 import dataclasses
-import functools
 import hashlib
 import hmac
 import json
@@ -17,23 +16,23 @@ import pytest
 from engine import games, table
 from engine.ledger import canonical_json
 from engine.simulation.random_play import play_random_game
-from service import bootstrap, keys
+from service import keys
 from service.api import create_app
 from service.repository import SNAPSHOT_EVERY
+from service.signing import KEY_FILE_ENV, load_or_create
 from service.snapshots import Snapshot, SnapshotStore
 from service.store import EventStore
 from tests.service.helpers import auth, create_game, play_random_move, tokens
 
 MOVES = 80
-SECRET = b"the snapshot secret every app of these tests shares"
 CUTS = 12  # states snapshot per random game, spread over it
+# Every app of the session holds the session's signing key (tests/service/conftest.py), as
+# a deployment's processes do, so each derives the one snapshot secret and reads the
+# snapshots another wrote; an app with a key of its own would ignore them.
 
 
-@pytest.fixture(autouse=True)
-def one_secret(monkeypatch):
-    """Every app built here holds the same snapshot secret, as a deployment's processes
-    do; an app with a secret of its own would ignore the snapshots another app wrote."""
-    monkeypatch.setattr("service.api.build", functools.partial(bootstrap.build, secret=SECRET))
+def snapshot_secret() -> bytes:
+    return load_or_create(os.environ[KEY_FILE_ENV]).secret("snapshots")
 
 
 @pytest.fixture
@@ -106,7 +105,7 @@ def test_deleting_all_snapshots_changes_no_view(app, client, redis_url, redis_cl
     assert from_snapshot == warm
     assert from_snapshot[(None, f"/games/{game_id}")]["version"] == version
 
-    assert SnapshotStore(redis_client, SECRET).delete_all() == 2
+    assert SnapshotStore(redis_client, snapshot_secret()).delete_all() == 2
     assert not redis_client.exists(keys.snapshot(game_id))
     assert not redis_client.exists(keys.snapshot(other["id"]))
 
@@ -172,7 +171,7 @@ def same(a, b):
 @pytest.mark.parametrize("name", games.names())
 def test_every_games_snapshot_reads_back_equal_and_folds_on_identically(name, redis_client):
     game = games.get(name)
-    store = SnapshotStore(redis_client, SECRET)
+    store = SnapshotStore(redis_client, snapshot_secret())
     for preset in game.presets[:3]:
         players = _fewest_seats(game, preset)
         final, played = play_random_game(name, players, f"snapshots:{preset}", preset)
@@ -205,8 +204,10 @@ class RunsCode:
         return (os.system, (f"touch {shlex.quote(str(self.path))}",))
 
 
-def signed(fields, game_id, secret=SECRET):
-    """`fields` with the MAC a holder of `secret` would give them (the stored format)."""
+def signed(fields, game_id, secret=None):
+    """`fields` with the MAC a holder of `secret` (by default the servers') would give them
+    (the stored format)."""
+    secret = snapshot_secret() if secret is None else secret
     claims = {
         "game": game_id,
         "version": int(fields[b"version"]),
@@ -318,7 +319,7 @@ def test_a_snapshot_that_does_not_check_out_is_ignored_and_runs_nothing(
 
 def test_decoding_never_raises_whatever_the_hash_holds(redis_client):
     game = games.get(games.DEFAULT_GAME)
-    store = SnapshotStore(redis_client, SECRET)
+    store = SnapshotStore(redis_client, snapshot_secret())
     fields = {b"version": b"1", b"rules_version": game.rules_version.encode(), b"hash": b"0"}
     junk = [
         {},
