@@ -22,7 +22,7 @@ from typing import Any
 from engine.cards import pretty
 from engine.errors import IllegalMove
 from engine.spades.ranking import TRUMP, ranking
-from engine.spades.state import SpadesState
+from engine.spades.state import Hand, SpadesState
 
 Command = dict[str, Any]
 
@@ -30,16 +30,26 @@ SUICIDE_MIN = 4
 
 
 def trumps_held(state: SpadesState, seat: int) -> int:
+    return _trumps(state, state.dealt_hand, seat)
+
+
+def _trumps(state: SpadesState, hand: Hand, seat: int) -> int:
     suit = ranking(state.options).suit
-    return sum(1 for card in state.dealt_hand.hands[seat] if suit[card] == TRUMP)
+    return sum(1 for card in hand.hands[seat] if suit[card] == TRUMP)
 
 
 def bid_refusal(state: SpadesState, seat: int, tricks: int, blind: bool) -> IllegalMove | None:
     """Why `seat` may not bid `tricks` (blind or not) now, or None when it may.
 
     Assumes the bidding phase and `seat`'s turn (checked by the caller)."""
+    return _bid_refusal(state, state.dealt_hand, seat, tricks, blind)
+
+
+def _bid_refusal(
+    state: SpadesState, hand: Hand, seat: int, tricks: int, blind: bool
+) -> IllegalMove | None:
+    """`bid_refusal` with the hand already read: legal moves ask it of every bid."""
     options = state.options
-    hand = state.dealt_hand
     most = ranking(options).tricks_per_hand
     if not 0 <= tricks <= most:
         return IllegalMove("invalid_bid", f"Bid from 0 (nil) to {most} tricks.")
@@ -68,7 +78,7 @@ def bid_refusal(state: SpadesState, seat: int, tricks: int, blind: bool) -> Ille
         return IllegalMove("nil_not_allowed", "Nil bids are not played here: bid at least 1.")
     mode = options.mode
     if mode in ("whiz", "mirror"):
-        spades = trumps_held(state, seat)
+        spades = _trumps(state, hand, seat)
         if tricks != spades and not (mode == "whiz" and tricks == 0):
             if mode == "whiz":
                 return IllegalMove(
@@ -120,7 +130,10 @@ _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 def playable(state: SpadesState, seat: int) -> list[str]:
     """The cards `seat` may play now (in hand order), assuming it is its turn to play."""
-    hand = state.dealt_hand
+    return _playable(state, state.dealt_hand, seat)
+
+
+def _playable(state: SpadesState, hand: Hand, seat: int) -> list[str]:
     held = hand.hands[seat]
     suit = ranking(state.options).suit
     if hand.trick:
@@ -149,7 +162,7 @@ def legal_moves(state: SpadesState, seat: int) -> list[Command]:
             return moves
         most = ranking(state.options).tricks_per_hand
         for tricks in range(most + 1):
-            if bid_refusal(state, seat, tricks, unseen) is None:
+            if _bid_refusal(state, hand, seat, tricks, unseen) is None:
                 if unseen:
                     moves.append({"type": "bid", "tricks": tricks, "blind": True})
                 else:
@@ -157,5 +170,5 @@ def legal_moves(state: SpadesState, seat: int) -> list[Command]:
         return moves
     if hand.phase != "playing" or hand.turn != seat:
         return []
-    order = ranking(state.options).sort_hand(playable(state, seat))
+    order = ranking(state.options).sort_hand(_playable(state, hand, seat))
     return [{"type": "play", "card": card} for card in order]
