@@ -9,6 +9,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
+from cardtrail.web import gunicorn_options
 from service.redis_server import EmbeddedRedis
 from service.signing import KEY_FILE_ENV
 
@@ -26,19 +27,6 @@ class _Gunicorn(BaseApplication):
         from service.api import create_app
 
         return create_app()
-
-
-def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
-    """gthread workers: long-polls hold a thread each, so threads are plentiful."""
-    return {
-        "bind": f"{host}:{port}",
-        "workers": workers,
-        "worker_class": "gthread",
-        "threads": threads,
-        "timeout": 60,
-        "graceful_timeout": 5,
-        "accesslog": None,
-    }
 
 
 def start_workers(bot_workers: int) -> list[subprocess.Popen]:

@@ -46,6 +46,15 @@ class StaleVersion(MovedOn):
     """The request named a version (If-Match) that is no longer the game's."""
 
 
+class Busy(ServiceError):
+    """The server is at a limit it keeps to stay responsive (too many waiting followers):
+    retry in a moment (`retry_after` seconds)."""
+
+    def __init__(self, code: str, detail: str, retry_after: int = 1) -> None:
+        super().__init__(code, detail)
+        self.retry_after = retry_after
+
+
 class Refused(ServiceError):
     """Understood and refused: an illegal move, options that make no game, a webhook the
     server will not call, a key used for another request."""

@@ -14,8 +14,9 @@ from werkzeug.exceptions import HTTPException
 
 from service import errors, signing
 from service.api import problems
+from service.api.health import health
 from service.api.pages import web
-from service.api.routes import blp, health
+from service.api.routes import blp
 from service.bootstrap import build
 from service.redis_server import connect, queue_connection
 
@@ -32,6 +33,7 @@ STATUSES: tuple[tuple[type[errors.ServiceError], int], ...] = (
     (errors.NotFound, 404),
     (errors.Conflict, 409),
     (errors.Refused, 422),
+    (errors.Busy, 503),
 )
 
 
@@ -101,7 +103,12 @@ def _answer_errors(app: Flask) -> None:
     @app.errorhandler(errors.ServiceError)
     def refused(error: errors.ServiceError):
         fields = [{"field": error.field, "reason": error.detail}] if error.field else None
-        return problems.problem(status_of(error), error.code, error.detail, errors=fields)
+        headers = (
+            {"Retry-After": str(error.retry_after)} if isinstance(error, errors.Busy) else None
+        )
+        return problems.problem(
+            status_of(error), error.code, error.detail, errors=fields, headers=headers
+        )
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

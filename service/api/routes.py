@@ -12,7 +12,6 @@ from service.commands import CreateGame, JoinGame, SeatRequest
 from service.errors import BadRequest, Unauthenticated
 
 blp = Blueprint("games", __name__, description="Games, seats, moves and their events")
-health = Blueprint("health", __name__, description="Liveness")
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 STREAM_SECONDS = 300.0
@@ -48,14 +47,6 @@ def idempotency_key() -> str | None:
     if key is not None and not 1 <= len(key) <= 200:
         raise BadRequest("malformed_idempotency_key", "Idempotency-Key: 1 to 200 chars.")
     return key
-
-
-@health.route("/health")
-class Health(MethodView):
-    @health.response(200, schemas.Health)
-    def get(self) -> dict[str, Any]:
-        """A no-op: answers without touching Redis (the benchmarks' baseline)."""
-        return {"ok": True}
 
 
 @blp.route("/games")
