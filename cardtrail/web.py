@@ -1,17 +1,82 @@
 """The web processes: gunicorn's settings for cardtrail, one place for `cardtrail serve`
-and docker-compose alike."""
+and docker-compose alike (`gunicorn -c python:cardtrail.web 'service.api:create_app()'`).
 
+Play-by-turn lives on long-polls and Server-Sent Events, so most connections are
+followers that wait. They are served cooperatively: gunicorn's gevent worker runs each
+connection in a greenlet (the Redis client and the follower hub's threads are patched
+to greenlets too), so a waiting follower costs a few kilobytes, not a thread, and one
+process holds thousands (service/following.py wakes them). `FollowerWorker` adds what a
+handful of hostile clients would otherwise exploit:
+  * the request line and headers must arrive within `keepalive` seconds (gunicorn's
+    async workers read them under that timeout): a slowloris socket is dropped;
+  * every later read or write on a connection must progress within READ_TIMEOUT
+    seconds (a body sent a byte at a time, a client that stops reading an SSE stream);
+  * at most MAX_CONNECTIONS_PER_CLIENT connections at once from one address; more are
+    answered 503 at once and closed.
+"""
+
+import os
+from collections import Counter
 from typing import Any
 
+from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
 
-def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
-    """gthread workers: long-polls hold a thread each, so threads are plentiful."""
+READ_TIMEOUT = float(os.environ.get("CARDTRAIL_READ_TIMEOUT", "10"))
+MAX_CONNECTIONS_PER_CLIENT = int(os.environ.get("CARDTRAIL_MAX_CONNECTIONS_PER_CLIENT", "1000"))
+CONNECTIONS_PER_PROCESS = 20_000  # greenlets (sockets) one web process serves at once
+HEADER_TIMEOUT = 5  # seconds for a request's line and headers (gunicorn's keepalive)
+_TOO_MANY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n"
+    b"Content-Type: application/problem+json\r\nContent-Length: 144\r\n\r\n"
+    b'{"type": "https://cardtrail.dev/problems/too_many_connections", '
+    b'"title": "Too many connections", "status": 503, "code": "too_many_connections"}'
+)
+
+
+class FollowerWorker(GeventWorker):
+    """gunicorn's gevent worker with a per-operation timeout and a cap per address."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.open_by_client: Counter[str] = Counter()
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        who = addr[0] if isinstance(addr, tuple) and addr else "local"
+        if self.open_by_client[who] >= MAX_CONNECTIONS_PER_CLIENT:
+            try:
+                client.sendall(_TOO_MANY)
+            finally:
+                client.close()
+            return
+        self.open_by_client[who] += 1
+        try:
+            client.settimeout(READ_TIMEOUT)
+            AsyncWorker.handle(self, listener, client, addr)
+        finally:
+            self.open_by_client[who] -= 1
+            if not self.open_by_client[who]:
+                del self.open_by_client[who]
+
+
+def gunicorn_options(host: str, port: int, workers: int, threads: int = 1) -> dict[str, Any]:
+    """The settings `cardtrail serve` runs gunicorn with (`threads` is unused by the
+    cooperative worker and kept for callers that still pass it)."""
     return {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "gthread",
-        "threads": threads,
+        "worker_class": "cardtrail.web.FollowerWorker",
+        "worker_connections": CONNECTIONS_PER_PROCESS,
+        "keepalive": HEADER_TIMEOUT,
         "timeout": 60,
         "graceful_timeout": 5,
         "accesslog": None,
     }
+
+
+# As a gunicorn config module (`-c python:cardtrail.web`): the same settings.
+worker_class = "cardtrail.web.FollowerWorker"
+worker_connections = CONNECTIONS_PER_PROCESS
+keepalive = HEADER_TIMEOUT
+timeout = 60
+graceful_timeout = 5

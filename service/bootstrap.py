@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import redis
 
 from service import reactions
+from service.following import FollowerHub
 from service.handlers import Handlers
 from service.history import History
 from service.queries import Queries
@@ -47,12 +48,16 @@ def build(
     allow_preset_deck: bool = False,
     signer: Signer | None = None,
     receipts: bool = True,
+    follow_client: redis.Redis | None = None,
+    max_followers: int = 10_000,
+    followed_games: int = 2_000,
 ) -> Cardtrail:
     """`signer`, the server's key, signs the receipts of every answer (unless not
     `receipts`: a worker answers nobody) and authenticates the state snapshots kept in
     Redis, so every process holding the key reads the others'. Without one, a random
     secret: this process ignores every snapshot it did not write (they are only a
-    cache: it folds from the log instead)."""
+    cache: it folds from the log instead). `follow_client` serves the follower hub's
+    blocking reads (one connection per followed game), apart from the requests' own."""
     secret = signer.secret("snapshots") if signer else secrets.token_bytes(32)
     repository = Repository(client, secret)
     scheduler = TurnScheduler(queue_client or client, client)
@@ -73,7 +78,12 @@ def build(
         repository=repository,
         scheduler=scheduler,
         handlers=Handlers(repository, after_append, signer, allow_preset_deck),
-        queries=Queries(repository, scheduler, signer),
+        queries=Queries(
+            repository,
+            scheduler,
+            signer,
+            FollowerHub(follow_client or client, max_followers, followed_games),
+        ),
         history=History(repository),
         keyring=keyring,
     )
