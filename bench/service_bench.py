@@ -74,7 +74,7 @@ def run() -> dict:
             embedded = EmbeddedRedis(Path(tmp) / "redis").start()
             url = embedded.url
         try:
-            app = create_app({"REDIS_URL": url})
+            app = create_app({"REDIS_URL": url, "RATE_LIMITS_ENABLED": False})
             client = app.test_client()
             game_id = _finished_game(client, 10)
             store = EventStore(app.extensions["cardtrail"].redis)

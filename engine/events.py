@@ -11,7 +11,8 @@ Game events (made by each game's decider):
   game_ended    the winning seats (`winners`) and the final `scores`
 Table events (made by `engine.table`, the same for every game; folds pass over them):
   players_seated  every seat filled, with the client seeds that go into the deal key
-  seed_revealed   the server seed, once the game is over
+  seed_revealed   the server seed, once the game is over (or abandoned)
+  game_abandoned  a waiting game nobody filled in time, closed before any card was dealt
   turn_started    a clocked turn began (when, and its deadline)
   turn_timed_out  a clocked turn ran out (and what the table did about it)
 """
@@ -28,9 +29,10 @@ PLAYERS_SEATED = "players_seated"
 SEED_REVEALED = "seed_revealed"
 TURN_STARTED = "turn_started"
 TURN_TIMED_OUT = "turn_timed_out"
+GAME_ABANDONED = "game_abandoned"
 
 CLOCK_EVENTS = frozenset({TURN_STARTED, TURN_TIMED_OUT})
-TABLE_EVENTS = frozenset({PLAYERS_SEATED, SEED_REVEALED}) | CLOCK_EVENTS
+TABLE_EVENTS = frozenset({PLAYERS_SEATED, SEED_REVEALED, GAME_ABANDONED}) | CLOCK_EVENTS
 # The events that close a hand: a game can end inside one (a forfeit).
 HAND_CLOSERS = frozenset({HAND_ENDED, GAME_ENDED})
 
@@ -111,6 +113,12 @@ class TurnTimedOut(TypedDict):
     seat: int
     at: float
     action: Literal["bot", "forfeit"]
+
+
+class GameAbandoned(TypedDict):
+    type: Literal["game_abandoned"]
+    v: int
+    at: float  # when the table gave up waiting for its open seats
 
 
 # Typed readings of a plain event (events stay dicts: these only tell the type checker

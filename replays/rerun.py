@@ -1,9 +1,10 @@
 """Re-running a game's log through the table's protocol, batch by batch.
 
 Each batch the service appended opens with its command: {"type": "create"}, {"type":
-"start"} or a seat's move. The audit produces each batch again with the very functions
-the service used (`engine.table`) from that command, the seeds and the recorded times,
-and requires exactly the recorded events.
+"start"}, a seat's move, or {"type": "abandon"} (a waiting table that nobody filled in
+time: the log ends there, before any deal). The audit produces each batch again with the
+very functions the service used (`engine.table`) from that command, the seeds and the
+recorded times, and requires exactly the recorded events.
 """
 
 import json
@@ -12,7 +13,7 @@ from typing import Any
 from engine import IllegalMove, InvalidOptions, games, ledger
 from engine import table as protocol
 from engine.contract import Event, Game
-from engine.events import PLAYERS_SEATED, TURN_STARTED, TURN_TIMED_OUT
+from engine.events import GAME_ABANDONED, PLAYERS_SEATED, TURN_STARTED, TURN_TIMED_OUT
 from engine.table.clock import as_options
 from replays.verdict import Entry, Verdict
 
@@ -41,7 +42,12 @@ def rerun(game_name: str, entries: list[Entry], server_seed: str, verdict: Verdi
     verdict.checks["moves"] = True
     verdict.hands = replay.state.hands_played
     verdict.finished = game.is_finished(replay.state)
-    if not verdict.finished:
+    if replay.abandoned:
+        verdict.notes.append(
+            "the game was abandoned before it was dealt: its open seats stayed empty too "
+            "long, and no card was ever dealt"
+        )
+    elif not verdict.finished:
         verdict.fail(None, "the log ends before the game does")
 
 
@@ -66,16 +72,22 @@ class _Replay:
         self.seeds: protocol.Seeds | None = None
         self.clock: Any = None
         self.deadlines: dict[Any, Any] = {}  # seat -> the deadline of its clocked turn
+        self.abandoned = False  # the table gave up waiting: nothing may follow
 
     def batch(self, batch: list[Entry]) -> bool:
         """Produce the batch again from its command and compare; False once one fails."""
         command = batch[0].command or {}
         recorded = [entry.event for entry in batch]
         before = self.state
+        if self.abandoned:
+            self._fail(batch[0].version, "events were recorded after the game was abandoned")
+            return False
         if command == protocol.CREATE:
             produced = self._created(recorded)
         elif command == protocol.START:
             produced = self._seated(batch[0], recorded, self.state)
+        elif command == protocol.ABANDON:
+            produced = self._abandoned(batch[0])
         else:
             produced = self._moved(batch, command)
         if produced is None:
@@ -147,6 +159,23 @@ class _Replay:
             return None
         self.state = state
         return seated.events
+
+    def _abandoned(self, first: Entry) -> list[Event] | None:
+        """A waiting table closed, at the time the log says: only before any seating."""
+        at = first.event.get("at")
+        if first.event.get("type") != GAME_ABANDONED or not isinstance(at, int | float):
+            self._fail(first.version, "an abandonment was recorded without its time")
+            return None
+        if self.seeds is not None:
+            self._fail(first.version, "the game was abandoned after its players were seated")
+            return None
+        try:
+            step = protocol.abandon(self.game, self.state, self.server_seed, at)
+        except IllegalMove as error:
+            self._fail(first.version, f"the game could not be abandoned: {error.message}")
+            return None
+        self.abandoned = True
+        return step.events
 
     def _moved(self, batch: list[Entry], command: dict[str, Any]) -> list[Event] | None:
         """A seat's command (after a time-out, when one opens the batch)."""

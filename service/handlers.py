@@ -143,6 +143,41 @@ class Handlers:
             joined["webhook_secret"] = hook.secret
         return joined
 
+    # -- abandoning -----------------------------------------------------------------
+
+    def abandon(self, game_id: str, now: float) -> int | None:
+        """Close a waiting game nobody filled in time: `game_abandoned` and the seed, at
+        the version it was loaded at. The version it leaves the game at, or None when the
+        game is no longer waiting (a join took the last seat first: it wins).
+
+        The table is closed before the log is appended, so no join can seat anyone after
+        the seed is shown; a crash in between leaves a closed table that the next sweep
+        finishes."""
+        loaded = self.repository.load(game_id)
+        table = loaded.table
+        if table.status not in ("waiting", "abandoned"):
+            self.tables.set_status(table, table.status)  # out of the waiting index
+            return None
+        try:
+            step = protocol.abandon(loaded.game, loaded.state, table.server_seed, now)
+        except IllegalMove:  # seated and dealt, but the status was never updated
+            finished = loaded.game.is_finished(loaded.state)
+            self.tables.set_status(table, "finished" if finished else "playing")
+            return None
+        if not self.tables.close(game_id):
+            return None
+        if table.status == "abandoned" and self._abandoned_already(loaded):
+            self.tables.set_status(table, "abandoned")
+            return loaded.version
+        batch = self.repository.batch(loaded, step.events, protocol.ABANDON)
+        self.repository.append(loaded, batch, step.state)
+        self.tables.set_status(table, "abandoned")
+        return batch.version
+
+    def _abandoned_already(self, loaded: Loaded) -> bool:
+        last = self.repository.events.read(loaded.id, after=loaded.version - 1)
+        return bool(last) and last[-1]["type"] == "seed_revealed"
+
     # -- moving -------------------------------------------------------------------
 
     def move(
@@ -206,6 +241,8 @@ def _check_movable(loaded: Loaded, if_match: int | None) -> None:
         )
     if loaded.table.status == "waiting":
         raise Conflict("game_not_started", "The game waits for its open seats.")
+    if loaded.table.status == "abandoned":
+        raise Conflict("game_abandoned", "This game was abandoned: nobody filled it in time.")
 
 
 def _fingerprint(seat: int, command: Command) -> str:

@@ -5,6 +5,10 @@ a token, a bot, or an open seat), the server seed until it is revealed, the cloc
 explicit test deck, and the status the listing indexes by. `TableStore` is the only
 code that knows how a table is written in Redis (the hash `keys.meta(id)`, plus the
 JOIN script in `service.scripts`, which takes a seat in it atomically).
+
+A waiting table whose open seats stay empty too long is closed, "abandoned". Closing it
+and taking a seat are scripts on its hash, so a join that took the last seat leaves
+nothing to close, and a closed table refuses joins.
 """
 
 import hmac
@@ -21,8 +25,28 @@ from engine.table import Seeds
 from service import keys, scripts
 from service.errors import Conflict, NotFound, Refused
 
-Status = Literal["waiting", "playing", "finished"]
-STATUSES: tuple[Status, ...] = ("waiting", "playing", "finished")
+Status = Literal["waiting", "playing", "finished", "abandoned"]
+STATUSES: tuple[Status, ...] = ("waiting", "playing", "finished", "abandoned")
+
+# The JOIN script, refusing (-3) a table that was closed. KEYS and ARGV as JOIN's.
+JOIN_OPEN = (
+    "if redis.call('HGET', KEYS[1], 'status') == 'abandoned' then return {-3, 0} end\n"
+    + scripts.JOIN
+)
+# KEYS[1] meta hash. A waiting table with a seat still open becomes abandoned: 1 (and 1
+# when it already was: its log may still lack the events); else 0.
+CLOSE = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'waiting' then return status == 'abandoned' and 1 or 0 end
+local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
+for seat = 0, players - 1 do
+  if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then
+    redis.call('HSET', KEYS[1], 'status', 'abandoned')
+    return 1
+  end
+end
+return 0
+"""
 
 
 @dataclass(frozen=True)
@@ -182,7 +206,8 @@ def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
 class TableStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
-        self._join = client.register_script(scripts.JOIN)
+        self._join = client.register_script(JOIN_OPEN)
+        self._close = client.register_script(CLOSE)
 
     def add(self, table: Table) -> None:
         """Write a new table and its seats' token index."""
@@ -212,6 +237,8 @@ class TableStore:
                 seat.client_seed or "",
             ],
         )
+        if chosen == -3:
+            raise Conflict("game_abandoned", "This game was abandoned: nobody filled it in time.")
         if chosen == -1:
             raise Conflict("no_open_seat", "Every seat at this table is taken.")
         if chosen == -2:
@@ -238,6 +265,22 @@ class TableStore:
                 pipe.zrem(keys.games_by_status(other), table.id)
         pipe.zadd(keys.games_by_status(status), {table.id: table.created})
         pipe.execute()
+
+    def close(self, game_id: str) -> bool:
+        """Mark a waiting table abandoned, unless a join took its last seat first."""
+        return bool(self._close(keys=[keys.meta(game_id)]))
+
+    def unlist(self, game_id: str) -> None:
+        """A vanished table: out of every index."""
+        for index in [keys.GAMES_BY_CREATION, *map(keys.games_by_status, STATUSES)]:
+            self.redis.zrem(index, game_id)
+
+    def waiting_since(self, before: float, offset: int, count: int) -> list[str]:
+        """Ids of waiting games created before `before`, oldest first."""
+        found = self.redis.zrangebyscore(
+            keys.games_by_status("waiting"), "-inf", f"({before}", start=offset, num=count
+        )
+        return [raw.decode() for raw in found]
 
     def page(self, status: Status | None, page: int, size: int) -> tuple[int, list[Table]]:
         """(how many games, the tables of one page), newest first."""

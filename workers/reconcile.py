@@ -5,24 +5,39 @@ missing, failed, finished without moving the game, or has been running far
 longer than any bot thinks (its worker was killed), it enqueues the turn again
 under a new attempt id. Duplicate moves are impossible however often this runs:
 a turn appends only at its expected version. Then it re-arms every deadline whose
-job went missing, and fires those long overdue.
+job went missing, and fires those long overdue. Last, it abandons the waiting games
+whose open seats stayed empty longer than `CARDTRAIL_WAITING_EXPIRES` (default 7 days),
+oldest first, a few at a time.
 """
 
+import logging
+import os
 import time
 
+from engine import InvalidOptions
+from engine.table.clock import parse_duration
 from service.bootstrap import Cardtrail
-from service.errors import NotFound
+from service.errors import NotFound, ServiceError
 from workers.connection import cardtrail
 
+log = logging.getLogger(__name__)
+
 OVERDUE_S = 1.0  # a deadline this late has lost its scheduled job or its scheduler
+WAITING_EXPIRES_ENV = "CARDTRAIL_WAITING_EXPIRES"
+WAITING_EXPIRES = "7d"
+# Each sweep looks at this many expired waiting games at a time, at most this many times:
+# a backlog (thousands created at once) drains over many ticks without delaying bot turns.
+ABANDON_BATCH = 25
+ABANDON_BATCHES = 4
 
 
 def reconcile() -> int:
-    """Re-enqueue lost bot turns and deadlines; how many (one process at a time)."""
+    """Re-enqueue lost bot turns and deadlines, abandon expired waiting games; how many
+    (one process at a time)."""
     app = cardtrail()
     if not app.scheduler.reconciler_turn():
         return 0
-    return _requeue_bot_turns(app) + _rearm_deadlines(app)
+    return _requeue_bot_turns(app) + _rearm_deadlines(app) + _abandon_expired(app)
 
 
 def _requeue_bot_turns(app: Cardtrail) -> int:
@@ -74,3 +89,45 @@ def _rearm_deadlines(app: Cardtrail) -> int:
                 scheduler.arm_deadline(game_id, turn.version, seat, turn.deadline)
                 armed += 1
     return armed
+
+
+def waiting_expiry() -> int:
+    """Seconds a waiting game's open seats may stay empty: CARDTRAIL_WAITING_EXPIRES, a
+    duration such as "30s", "15m", "24h" or "7d" (at most 30 days)."""
+    return parse_duration(os.environ.get(WAITING_EXPIRES_ENV) or WAITING_EXPIRES)
+
+
+def _abandon_expired(app: Cardtrail) -> int:
+    """Waiting games created longer ago than the expiry are abandoned, oldest first.
+
+    A game the handler leaves waiting (a join is filling its last seat) stays in the
+    index: the next batch starts past it, so such games never hold up the others."""
+    try:
+        expiry = waiting_expiry()
+    except InvalidOptions:
+        log.error("%s is not a duration such as 7d: no waiting game expires", WAITING_EXPIRES_ENV)
+        return 0
+    now = time.time()
+    closed = offset = 0
+    for _ in range(ABANDON_BATCHES):
+        ids = app.repository.tables.waiting_since(now - expiry, offset, ABANDON_BATCH)
+        for game_id in ids:
+            if _abandon(app, game_id, now):
+                closed += 1
+            else:
+                offset += 1
+        if len(ids) < ABANDON_BATCH:
+            break
+    return closed
+
+
+def _abandon(app: Cardtrail, game_id: str, now: float) -> bool:
+    """Whether the game left the waiting index: abandoned now, or vanished."""
+    try:
+        return app.handlers.abandon(game_id, now) is not None
+    except NotFound:  # a vanished game: forget it
+        app.repository.tables.unlist(game_id)
+        return True
+    except ServiceError as refused:  # another sweep appended first: it is theirs
+        log.info("waiting game %s not abandoned: %s", game_id, refused.code)
+        return False

@@ -1,15 +1,21 @@
 """Folding a log and showing its events, table events included.
 
-Table events (seating, the revealed seed, clocks) are the same for every game and
-change no game's state, so every fold passes over them; they are public, and their
-sentences are written here once.
+Table events (seating, the revealed seed, clocks, an abandoned table) are the same for
+every game and change no game's state, so every fold passes over them; they are public,
+and their sentences are written here once.
 """
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.contract import Event, Game
-from engine.events import PLAYERS_SEATED, SEED_REVEALED, TABLE_EVENTS, TURN_STARTED
+from engine.events import (
+    GAME_ABANDONED,
+    PLAYERS_SEATED,
+    SEED_REVEALED,
+    TABLE_EVENTS,
+    TURN_STARTED,
+)
 
 AnyGame = Game[Any, Any]
 
@@ -41,6 +47,8 @@ def describe(game: AnyGame, event: Event, names: Sequence[str]) -> str:
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     if kind == PLAYERS_SEATED:
         return "Every seat is taken."
+    if kind == GAME_ABANDONED:
+        return "Nobody took the open seats in time: the game was abandoned before any deal."
     if kind == SEED_REVEALED:
         return "The server's seed was revealed: every deal can now be audited."
     if kind == TURN_STARTED:

@@ -11,6 +11,9 @@ replays the batches through these same functions:
           first deal from the deal key (server seed + client seeds).
   a move  {…, "seat": n}      `move`: the game's events, every deal that falls due and,
           when the game is over, `seed_revealed`.
+  abandon {"type": "abandon"} `abandon`: `game_abandoned` (a table whose open seats
+          stayed empty too long), then `seed_revealed`: no card was dealt, so the seed
+          may be shown. Only a game not yet seated may be abandoned.
 A clocked table adds `turn_started` to any batch that begins a turn
 (`engine.table.clock.clocked`), and a time-out opens its batch with `turn_timed_out`.
 """
@@ -22,7 +25,8 @@ from typing import Any
 
 from engine import ledger
 from engine.contract import Command, Event, Game
-from engine.events import ClockSettings, PlayersSeated, SeedRevealed, plain
+from engine.errors import IllegalMove
+from engine.events import ClockSettings, GameAbandoned, PlayersSeated, SeedRevealed, plain
 from engine.shuffle import seed_key
 from engine.table.clock import split_options
 from engine.table.dealing import deal_command, dealer_for, play
@@ -32,6 +36,7 @@ AnyGame = Game[Any, Any]
 
 CREATE = {"type": "create"}
 START = {"type": "start"}
+ABANDON = {"type": "abandon"}
 SEED_SOURCES = ("server", "client")
 
 
@@ -135,3 +140,20 @@ def move(game: AnyGame, state: Any, command: Command, seeds: Seeds) -> Step:
     if game.is_finished(after):
         events = [*events, seed_revealed(seeds.server)]
     return Step(after, events)
+
+
+def game_abandoned(now: float) -> Event:
+    event: GameAbandoned = {"type": "game_abandoned", "v": 1, "at": round(now, 3)}
+    return plain(event)
+
+
+def abandon(game: AnyGame, state: Any, server_seed: str, now: float) -> Step:
+    """A table that waited too long for its open seats closes at `now`: `game_abandoned`,
+    then the seed (no card was dealt from it, so showing it gives nothing away).
+
+    IllegalMove("game_started") once the players were seated: their first hand is dealt
+    in the same batch as the seating, so a dealt hand is what tells a seated game.
+    """
+    if state.hand is not None or state.hands_played or game.is_finished(state):
+        raise IllegalMove("game_started", "Only a game still waiting for its players is abandoned.")
+    return Step(state, [game_abandoned(now), seed_revealed(server_seed)])

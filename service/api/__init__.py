@@ -13,7 +13,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from service import errors, signing
-from service.api import problems
+from service.api import limits, problems
 from service.api.health import health
 from service.api.pages import web
 from service.api.routes import blp
@@ -61,6 +61,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
         ALLOW_PRESET_DECK=os.environ.get("CARDTRAIL_ALLOW_PRESET_DECK") == "1",
         SIGNING_KEY_FILE=os.environ.get(signing.KEY_FILE_ENV),
+        # RATE_LIMITS (limit strings by name) and RATE_LIMITS_ENABLED: docs/limits.md
+        **limits.config_from_env(os.environ.get(limits.ENV)),
     )
     app.config.update(config or {})
     if not app.config["REDIS_URL"]:
@@ -70,6 +72,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(health)
     api.register_blueprint(blp)
     app.register_blueprint(web)  # the web pages: plain Flask, not in the OpenAPI spec
+    limits.init_limits(app)
     key_file = app.config["SIGNING_KEY_FILE"]
     if not key_file:
         app.logger.warning(

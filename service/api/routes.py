@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
+from service.api.limits import limited
 from service.bootstrap import Cardtrail
 from service.commands import CreateGame, JoinGame, SeatRequest
 from service.errors import BadRequest, Unauthenticated
@@ -51,6 +52,7 @@ def idempotency_key() -> str | None:
 
 @blp.route("/games")
 class Games(MethodView):
+    @limited("create")
     @blp.arguments(schemas.CreateGameRequest)
     @blp.response(201, schemas.CreatedGame)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -79,6 +81,7 @@ class GameResource(MethodView):
 
 @blp.route("/games/<game_id>/join")
 class Join(MethodView):
+    @limited("join")
     @blp.arguments(schemas.JoinRequest)
     @blp.response(201, schemas.Joined)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -88,6 +91,7 @@ class Join(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
+    @limited("move")
     @blp.arguments(schemas.MoveRequest())  # an instance: not built again for every move
     @blp.response(200, schemas.EventsOut)
     @blp.doc(
@@ -106,6 +110,7 @@ class Moves(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
+    @limited("follow")
     @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
     @blp.response(200, schemas.EventsOut)
     @blp.doc(security=BEARER)
@@ -185,6 +190,7 @@ class Keys(MethodView):
 
 @blp.route("/games/<game_id>/stream")
 class Stream(MethodView):
+    @limited("follow")
     @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
     @blp.doc(
         security=BEARER,

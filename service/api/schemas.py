@@ -23,6 +23,7 @@ from service.api.record_schemas import (  # noqa: F401 - the API's schemas are a
     ReplayQuery,
     SigningKey,
 )
+from service.tables import STATUSES
 
 # Every registered game's bot levels; a level the chosen game lacks is refused when the
 # game is created (service.seating), naming the seat.
@@ -111,7 +112,7 @@ class ListQuery(Schema):
     class Meta:
         unknown = RAISE
 
-    status = fields.String(validate=validate.OneOf(("waiting", "playing", "finished")))
+    status = fields.String(validate=validate.OneOf(STATUSES))
     page = fields.Integer(load_default=1, validate=validate.Range(1, 100_000))
     page_size = fields.Integer(load_default=20, validate=validate.Range(1, 100))
 

@@ -57,8 +57,11 @@ def store(redis_client):
 
 
 def _make_app(url, allow_preset_deck):
-    app = create_app({"REDIS_URL": url, "ALLOW_PRESET_DECK": allow_preset_deck})
-    return app
+    """Rate limits off: the suite plays thousands of moves from one address in seconds
+    (tests/service/test_rate_limits.py switches them on)."""
+    return create_app(
+        {"REDIS_URL": url, "ALLOW_PRESET_DECK": allow_preset_deck, "RATE_LIMITS_ENABLED": False}
+    )
 
 
 @pytest.fixture

@@ -205,7 +205,7 @@ def test_a_rechained_forgery_audits_clean_alone_and_fails_against_the_receipts(
     assert [line.hash for line in forged] != [line.hash for line in lines]
     write_over(redis_client, game_id, forged)
     # Another process (no cache of the honest log) audits the store as it now is.
-    fresh = create_app({"REDIS_URL": redis_url}).test_client()
+    fresh = create_app({"REDIS_URL": redis_url, "RATE_LIMITS_ENABLED": False}).test_client()
     alone = fresh.get(f"/games/{game_id}/audit").get_json()
     assert alone["ok"] is True, alone  # the chain, seeds and moves all hang together
     with_receipts = fresh.post(f"/games/{game_id}/audit", json={"receipts": receipts}).get_json()
@@ -275,7 +275,13 @@ def test_a_tampered_receipt_fails_verification(kept, client):
 
 def test_keys_stay_listed_when_the_key_changes(redis_url, client, tmp_path):
     before = listed_keys(client)
-    other = create_app({"REDIS_URL": redis_url, "SIGNING_KEY_FILE": str(tmp_path / "new.pem")})
+    other = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "SIGNING_KEY_FILE": str(tmp_path / "new.pem"),
+            "RATE_LIMITS_ENABLED": False,
+        }
+    )
     after = {key["key_id"] for key in other.test_client().get("/keys").get_json()["keys"]}
     assert set(before) < after and len(after) == len(before) + 1
 

@@ -65,7 +65,8 @@ def everything_seen(app, game_id, toks):
 
 def seen_cold(redis_url, game_id, toks):
     """What a new process (no in-memory state cache) answers."""
-    app = create_app({"REDIS_URL": redis_url, "ALLOW_PRESET_DECK": True})
+    config = {"REDIS_URL": redis_url, "ALLOW_PRESET_DECK": True, "RATE_LIMITS_ENABLED": False}
+    app = create_app(config)
     try:
         return everything_seen(app, game_id, toks)
     finally:
