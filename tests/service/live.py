@@ -2,8 +2,9 @@
 
 Workers are real RQ worker processes (tests/service/test_workers.py's `start_worker`),
 each in its own process group so that killing one also ends its forked scheduler.
-The receiver is a real HTTP server on localhost that records every POST it gets.
-Nothing here is a mock.
+The receiver is a real HTTP server on localhost that records every POST it gets; the
+slow receiver a real TCP (or TLS) server that reads each request and never finishes
+answering it. Nothing here is a mock.
 """
 
 import contextlib
@@ -12,7 +13,10 @@ import hmac
 import json
 import os
 import random
+import select
 import signal
+import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -151,6 +155,110 @@ class Receiver:
             self.hold.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+class SlowReceiver:
+    """A webhook receiver that never finishes its answer: a real TCP server on 127.0.0.1.
+
+    For each connection it reads the request, sends `head` at once, then `drip` over and
+    over, `chunk` bytes at a time, `every` seconds apart (every=0: as fast as the client
+    reads). With `silent` it reads and sends nothing at all (a TLS client's hello is
+    never answered); with `tls`, it is a TLS server. Each connection is recorded: when it
+    was accepted (time.monotonic), the request, how many bytes were sent, and when the
+    client closed it.
+    """
+
+    def __init__(
+        self,
+        head: bytes = b"",
+        drip: bytes = b"",
+        every: float = 2.0,
+        chunk: int = 1,
+        silent: bool = False,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        self.head, self.drip, self.every, self.chunk = head, drip, every, chunk
+        self.silent, self.tls = silent, tls
+        self.connections: list[dict[str, Any]] = []
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/hook?seat=ann"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:  # closed
+                return
+            record = {"accepted": time.monotonic(), "request": b"", "sent": 0, "closed": None}
+            with self._lock:
+                self.connections.append(record)
+                self._sockets.append(conn)
+            threading.Thread(target=self._serve, args=(conn, record), daemon=True).start()
+
+    def _serve(self, conn: socket.socket, record: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError, ValueError):  # ValueError: select on a closed socket
+            if not self.silent:
+                if self.tls is not None:
+                    conn = self.tls.wrap_socket(conn, server_side=True)
+                    with self._lock:
+                        self._sockets.append(conn)
+                record["request"] = _read_request(conn)
+                conn.sendall(self.head)
+                record["sent"] += len(self.head)
+            self._drip(conn, record)
+        record["closed"] = record["closed"] or time.monotonic()
+
+    def _drip(self, conn: socket.socket, record: dict[str, Any]) -> None:
+        """Send `drip` piece by piece until the client closes the connection."""
+        stream = self.drip * (self.chunk // max(len(self.drip), 1) + 2)  # any chunk fits in it
+        offset = 0
+        while True:
+            readable, _, _ = select.select([conn], [], [], self.every)
+            if readable and not conn.recv(65536):
+                record["closed"] = time.monotonic()  # the client closed the connection
+                return
+            if self.silent or not self.drip:
+                continue
+            piece = stream[offset : offset + self.chunk]
+            conn.sendall(piece)
+            record["sent"] += len(piece)
+            offset = (offset + len(piece)) % len(self.drip)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._listener.close()
+        with self._lock:
+            sockets = list(self._sockets)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+
+def _read_request(conn: socket.socket) -> bytes:
+    """One HTTP request: its head, then as many body bytes as its Content-Length says."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        more = conn.recv(65536)
+        if not more:
+            return data
+        data += more
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(body) < length:
+        more = conn.recv(65536)
+        if not more:
+            break
+        body += more
+    return head + b"\r\n\r\n" + body
 
 
 def signature_valid(secret: str, record: dict[str, Any]) -> bool:
