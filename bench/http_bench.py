@@ -1,7 +1,7 @@
 """HTTP benchmark: the web app under gunicorn against a real Redis.
 
 Prints, from one run (so the ratios hold on a noisy shared machine):
-  * requests/s of the no-op endpoint (`GET /health`, no Redis) — the baseline;
+  * requests/s of the no-op endpoint (`GET /health/live`, no Redis) — the baseline;
   * moves/s of real moves (draw, then discard the drawn card) by concurrent clients,
     each playing its own game, and the ratio moves/s ÷ no-op requests/s (goal ≥ 0.5);
   * move latency p50 at game event ~50 and at event ~5,000, and their ratio (goal ≤ 1.2).
@@ -107,7 +107,7 @@ def _noop_worker(port: int, seconds: float, queue) -> None:
     count = 0
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
-        client.call("GET", "/health")
+        client.call("GET", "/health/live")
         count += 1
     queue.put(count)
 
@@ -178,7 +178,7 @@ def start_server(port: int, workers: int, redis_url: str) -> subprocess.Popen:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if Client(port).call("GET", "/health")[0] == 200:
+            if Client(port).call("GET", "/health/live")[0] == 200:
                 return proc
         except OSError:
             time.sleep(0.1)

@@ -77,20 +77,32 @@ class EmbeddedRedis:
             start_new_session=True,  # Ctrl-C reaches us, and we stop Redis in order
             umask=0o077,
         )
+        try:
+            self._wait_until_it_answers()
+        except RuntimeError:
+            self.stop()  # whoever retries (cardtrail serve restarts it) starts from nothing
+            raise
+        return self
+
+    def _wait_until_it_answers(self) -> None:
+        """Until it answers a PING: it may be loading its AOF (a restart after a crash)."""
+        assert self.process is not None
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + 20
-        while True:
-            try:
-                if client.ping():
-                    break
-            except (redis.ConnectionError, redis.BusyLoadingError, FileNotFoundError):
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"embedded redis-server did not start; see {self.data_dir / 'redis.log'}"
-                    ) from None
-                time.sleep(0.05)
-        client.close()
-        return self
+        try:
+            while True:
+                try:
+                    if client.ping():
+                        return
+                except (redis.ConnectionError, redis.BusyLoadingError, FileNotFoundError):
+                    if self.process.poll() is not None or time.monotonic() > deadline:
+                        log = self.data_dir / "redis.log"
+                        raise RuntimeError(
+                            f"embedded redis-server did not start; see {log}"
+                        ) from None
+                    time.sleep(0.05)
+        finally:
+            client.close()
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

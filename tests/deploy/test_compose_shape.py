@@ -1,7 +1,9 @@
 """docker-compose.yml cannot run here (no Docker engine), so this test starts the
 same processes by hand, with the commands read from the compose file itself: Redis
 with its AOF settings, the web app under gunicorn, the bot workers and the webhook
-notifier; then a game against a bot is played over HTTP with a webhook on the seat."""
+notifiers; then a game against a bot is played over HTTP with a webhook on the seat.
+The web's healthcheck command is run as Docker would run it: it fails while no worker
+serves a queue and once Redis is gone, and passes while the service can play."""
 
 import contextlib
 import json
@@ -50,7 +52,8 @@ def _command(service: dict) -> list[str]:
 
 
 def _environment(service: dict, redis_port: int, volumes: Path) -> dict[str, str]:
-    """The service's environment, its Redis and its volumes (`/keys`) found here."""
+    """The service's environment, its Redis and its volumes (`/keys`) found here, and a
+    home of its own, as a container has (gunicorn keeps its control socket there)."""
     env = {
         name: value.replace(COMPOSE_REDIS, f"redis://127.0.0.1:{redis_port}").replace(
             "/keys/", f"{volumes}/keys/"
@@ -58,7 +61,21 @@ def _environment(service: dict, redis_port: int, volumes: Path) -> dict[str, str
         for name, value in service["environment"].items()
     }
     # The receiver runs on localhost, which webhooks refuse unless allowed.
-    return {**env, ALLOW_PRIVATE: "1", "PATH": ""}
+    return {**env, ALLOW_PRIVATE: "1", "PATH": "", "HOME": str(volumes / "home")}
+
+
+def _healthcheck(service: dict, port: int) -> list[str]:
+    """The service's healthcheck as Docker runs it in the container, with this
+    environment's Python and the port the web was bound to here."""
+    kind, program, *args = service["healthcheck"]["test"]
+    assert kind == "CMD" and program == "python"
+    bound = service["command"][service["command"].index("--bind") + 1].rsplit(":", 1)[1]
+    assert f"127.0.0.1:{bound}/health/ready" in args[-1]
+    return [sys.executable, *args[:-1], args[-1].replace(f":{bound}/", f":{port}/")]
+
+
+def _passes(command: list[str]) -> bool:
+    return subprocess.run(command, capture_output=True, timeout=10).returncode == 0
 
 
 def test_compose_services_run_as_declared(tmp_path):
@@ -68,6 +85,10 @@ def test_compose_services_run_as_declared(tmp_path):
     assert "--appendonly" in services["redis"]["command"]
     assert services["worker"]["command"][-2:] == ["--queues", "turns"]
     assert services["notifier"]["command"][-2:] == ["--queues", "notify"]
+    assert {name: s.get("restart") for name, s in services.items()} == dict.fromkeys(
+        services, "unless-stopped"
+    )
+    assert services["notifier"]["deploy"]["replicas"] == 2
 
     redis_port, web_port = _free_port(), _free_port()
     redis_args = services["redis"]["command"][1:]
@@ -89,9 +110,11 @@ def test_compose_services_run_as_declared(tmp_path):
                 web_cmd, env=_environment(services["web"], redis_port, tmp_path), cwd=ROOT
             )
         )
-        replicas = services["worker"]["deploy"]["replicas"]
-        for name, count in (("worker", replicas), ("notifier", 1)):
-            for _ in range(count):
+        wait_until(lambda: _live(web_port), 20, "the web app")
+        healthcheck = _healthcheck(services["web"], web_port)
+        assert not _passes(healthcheck)  # it answers, but no worker serves the queues yet
+        for name in ("worker", "notifier"):
+            for _ in range(services[name]["deploy"]["replicas"]):
                 processes.append(
                     subprocess.Popen(
                         _command(services[name]),
@@ -102,7 +125,11 @@ def test_compose_services_run_as_declared(tmp_path):
                         stderr=subprocess.DEVNULL,
                     )
                 )
-        wait_until(lambda: _healthy(web_port), 20, "the web app")
+        wait_until(lambda: _passes(healthcheck), 30, "the web's healthcheck to pass")
+        # each gunicorn worker keeps its own answer for a second: both say ready soon
+        wait_until(lambda: all(_healthy(web_port) for _ in range(4)), 5, "every answer ready")
+        # gunicorn's control socket: under the home, which in a container is its own
+        assert (tmp_path / "home" / ".gunicorn" / "gunicorn.ctl").is_socket()
 
         seats = [{"name": "ann", "webhook": receiver.url}, {"bot": "greedy"}]
         options = {"first_dealer": 1}  # ann plays first
@@ -126,6 +153,10 @@ def test_compose_services_run_as_declared(tmp_path):
         assert "signing-keys:/keys" in services["web"]["volumes"]
         listed = _call(web_port, "GET", "/keys")[1]["keys"]
         assert [key["key_id"] for key in listed] == [created["receipt"]["key_id"]]
+        processes[0].kill()  # Redis
+        processes[0].wait(10)
+        wait_until(lambda: not _passes(healthcheck), 10, "the healthcheck to fail without Redis")
+        assert _live(web_port)
     finally:
         receiver.close()
         for proc in reversed(processes):
@@ -148,8 +179,18 @@ def _ping(client: redis.Redis) -> bool:
         return False
 
 
-def _healthy(port: int) -> bool:
+def _answers(port: int, path: str) -> bool:
     try:
-        return _call(port, "GET", "/health")[0] == 200
-    except OSError:
+        return _call(port, "GET", path)[0] == 200
+    except OSError:  # refused, or an HTTPError (a 503)
         return False
+
+
+def _live(port: int) -> bool:
+    """The process answers (it may have no worker yet)."""
+    return _answers(port, "/health/live")
+
+
+def _healthy(port: int) -> bool:
+    """Ready to play: Redis answers and a live worker serves each queue."""
+    return _answers(port, "/health/ready")

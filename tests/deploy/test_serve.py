@@ -22,15 +22,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(port: int, data_dir: Path) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
-    return subprocess.Popen(
-        [CARDTRAIL, "serve", "--port", str(port), "--data-dir", str(data_dir)],
-        env={**env, ALLOW_PRIVATE: "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # a group of its own, as a terminal gives it
-    )
+def _serve(port: int, data_dir: Path, log: Path | None = None, **env: str) -> subprocess.Popen:
+    """`cardtrail serve` with no Redis named, its stderr (the restarts it logs) to `log`."""
+    inherited = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
+    with open(log or os.devnull, "ab") as stderr:
+        return subprocess.Popen(
+            [CARDTRAIL, "serve", "--port", str(port), "--data-dir", str(data_dir)],
+            env={**inherited, ALLOW_PRIVATE: "1", **env},
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            start_new_session=True,  # a group of its own, as a terminal gives it
+        )
 
 
 def _processes() -> dict[int, tuple[int, str]]:

@@ -113,7 +113,7 @@ class Stack:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError, http.client.HTTPException):
-                if self.http().call("GET", "/health")[0] == 200:
+                if self.http().call("GET", "/health/live")[0] == 200:
                     return
             time.sleep(0.1)
         raise RuntimeError("gunicorn did not start")

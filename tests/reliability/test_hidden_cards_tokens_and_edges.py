@@ -172,5 +172,5 @@ def test_edges_huge_deep_unicode_and_thousands_of_games(client, redis_client):
     listed = client.get("/games?status=waiting&page=20&page_size=100").get_json()
     assert listed["total"] == 2000 and len(listed["items"]) == 100
     assert client.get("/games?page_size=101").status_code == 422
-    assert client.get("/health").status_code == 200
+    assert client.get("/health/live").status_code == 200
     assert EventStore(redis_client).version(named.get_json()["id"]) >= 2

@@ -186,7 +186,7 @@ def test_games_across_cluster_slots_all_audit_clean(cluster, tmp_path):
         for port in web_ports:
             for _ in range(200):
                 try:
-                    _call(port, "GET", "/health")
+                    _call(port, "GET", "/health/live")
                     break
                 except OSError:
                     time.sleep(0.1)
