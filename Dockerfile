@@ -8,4 +8,4 @@ COPY workers ./workers
 COPY replays ./replays
 RUN pip install --no-cache-dir .
 EXPOSE 8000
-CMD ["gunicorn", "service.api:create_app()", "--worker-class", "gthread", "--threads", "32", "--workers", "2", "--bind", "0.0.0.0:8000"]
+CMD ["gunicorn", "-c", "python:cardtrail.web", "--workers", "2", "--bind", "0.0.0.0:8000", "service.api:create_app()"]

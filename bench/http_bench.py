@@ -162,10 +162,9 @@ def start_server(port: int, workers: int, redis_url: str) -> subprocess.Popen:
         [
             str(gunicorn),
             "service.api:create_app()",
-            "--worker-class",
-            "gthread",
-            "--threads",
-            "8",
+            "-c",  # cardtrail/web.py: the settings cardtrail serve and compose run
+            "python:cardtrail.web",
+            "--no-control-socket",
             "--workers",
             str(workers),
             "--bind",

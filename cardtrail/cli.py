@@ -28,11 +28,28 @@ def main() -> None:
     type=int,
     help="RQ worker processes started alongside (they play the bots).",
 )
-def serve(host: str, port: int, data_dir: str, web_workers: int, bot_workers: int) -> None:
-    """Run the web app (and, with the embedded Redis, its bot workers)."""
+@click.option(
+    "--notify-workers",
+    default=2,
+    show_default=True,
+    type=int,
+    help="RQ worker processes for webhook deliveries (they run concurrently).",
+)
+def serve(
+    host: str, port: int, data_dir: str, web_workers: int, bot_workers: int, notify_workers: int
+) -> None:
+    """Run the web app, its workers (restarted if they die) and, without REDIS_URL, an
+    embedded Redis; one serve per data folder."""
     from cardtrail.serve import run
 
-    run(host, port, data_dir, workers=web_workers, bot_workers=bot_workers)
+    run(
+        host,
+        port,
+        data_dir,
+        workers=web_workers,
+        bot_workers=bot_workers,
+        notify_workers=notify_workers,
+    )
 
 
 @main.command()
@@ -249,3 +266,7 @@ def _simulate_random(
             f"  seat {figures['seat']}: won {figures['wins']:g}/{count} "
             f"= {figures['win_rate']:.1%}, {figures['points_per_hand']:.1f} points/hand"
         )
+
+
+if __name__ == "__main__":
+    main()

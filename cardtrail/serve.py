@@ -341,7 +341,7 @@ def run(
     folder.chmod(0o700)  # server seeds, decks and the signing key: the owner's only
     redis = None
     if not os.environ.get("REDIS_URL"):
-        redis = EmbeddedRedis(folder / "redis", appendfsync="always")
+        redis = EmbeddedRedis(folder / "redis", appendfsync="always", keep_fds=(lock_fd,))
         os.environ["REDIS_URL"] = redis.url
     # One signing key for every process this serve starts, kept (mode 0600) beside the data.
     os.environ.setdefault(KEY_FILE_ENV, str(folder.resolve() / "signing-key.pem"))

@@ -172,6 +172,9 @@ class Handlers:
         batch = self.repository.batch(loaded, step.events, protocol.ABANDON)
         self.repository.append(loaded, batch, step.state)
         self.tables.set_status(table, "abandoned")
+        self.react(
+            Appended(table, loaded.game, loaded.version, step.events, loaded.state, step.state, [])
+        )
         return batch.version
 
     def _abandoned_already(self, loaded: Loaded) -> bool:

@@ -100,7 +100,8 @@ class History:
     def _finished(self, game_id: str, token: str | None) -> Loaded:
         loaded = self.repository.load(game_id)
         self.auth.seat_of(loaded.table, token)
-        if not loaded.game.is_finished(loaded.state):
+        over = loaded.game.is_finished(loaded.state) or loaded.table.status == "abandoned"
+        if not over:
             raise Conflict(
                 "game_not_finished",
                 "A game can be exported and audited once it is finished.",

@@ -14,6 +14,7 @@ DEADLINES = "cardtrail:clock:deadlines"  # sorted set: game id -> earliest pendi
 RECONCILE_LOCK = "cardtrail:reconcile:lock"  # string: one reconciler at a time
 SNAPSHOT_PATTERN = "cardtrail:game:*:snapshot"  # every game's snapshot (to drop them all)
 SIGNING_KEYS = "cardtrail:signing:keys"  # hash: key id -> public key that signed receipts
+RATE_LIMITS = "cardtrail:limits"  # the prefix of flask-limiter's counters (service/api/limits)
 
 
 def games_by_status(status: str) -> str:

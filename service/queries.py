@@ -6,6 +6,7 @@ spectator may see; every event is redacted for the caller before it leaves.
 """
 
 import json
+import random
 import threading
 import time
 from collections import OrderedDict
@@ -23,6 +24,13 @@ from service.tables import Status
 
 KEEP_ALIVE_S = 15.0  # a comment line this often keeps proxies from closing an idle stream
 RECENT_ANSWERS = 4096  # answers to followers kept: the many followers of a game share them
+
+
+def spread(seconds: float) -> float:
+    """A wait shortened by up to a fifth, at random: followers that all began at once (a
+    server restart, a crowd arriving) would otherwise all time out and come back at once,
+    every time; spread out, their returns cost the server a trickle, not a wave."""
+    return seconds * (0.8 + 0.2 * random.random())
 
 
 class Recent:
@@ -102,22 +110,28 @@ class Queries:
 
     def events_since(self, game_id: str, token: str | None, after: int, wait: float) -> dict:
         """The events after version `after`; with `wait`, blocks until one arrives."""
+        answer: dict = json.loads(self.events_since_json(game_id, token, after, wait))
+        return answer
+
+    def events_since_json(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
+        """`events_since` as JSON text. Every follower of a game woken by one move asks the
+        same, so the first one's answer, encoded once, serves the others who see it alike."""
         table = self.tables.get(game_id)
         seat = self.auth.seat_of(table, token)
         known = None
         if wait > 0 and self.events.version(game_id) <= after:
-            known = self.hub.wait_once(game_id, after, wait)
-        # Every follower of the game woken by one move asks the same; the first computes.
+            known = self.hub.wait_once(game_id, after, spread(wait))
         same = ("events", game_id, seat, after, known, tuple(table.names()))
-        if known is not None and (answer := self.recent.get(same)) is not None:
-            return dict(answer)
+        if known is not None and (encoded := self.recent.get(same)) is not None:
+            return bytes(encoded)
         loaded = self.repository.load(game_id)  # after the wait: a seat may have filled
         events = self.events.read(game_id, after=after, upto=loaded.version)
         shown = shown_events(loaded, events, seat, after + 1, loaded.state)
         answer = {"version": loaded.version, "events": shown, **self.receipt(loaded)}
+        encoded = json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode()
         if known == loaded.version:
-            self.recent.put(same, answer)
-        return dict(answer)
+            self.recent.put(same, encoded)
+        return encoded
 
     def follow(self, game_id: str, token: str | None, after: int, seconds: float) -> "Stream":
         """Server-Sent Events: each new event as the caller may see it, then wait for more.
@@ -135,36 +149,43 @@ class Queries:
 
     def _frames(self, game_id: str, seat: int | None, last: int, deadline: float, watch: Any):
         yield "retry: 2000\n\n"
+        news = True  # the log may hold events after `last`: read it
         while time.monotonic() < deadline:
-            loaded = self.repository.load(game_id)
-            shown = self._shown_since(loaded, seat, last)
-            if shown:
-                yield shown
-                last = loaded.version
-            if loaded.game.is_finished(loaded.state) and last >= loaded.version:
-                return
-            wait = min(KEEP_ALIVE_S, deadline - time.monotonic())
+            if news:
+                shown, last, over = self._news(game_id, seat, last, watch.version)
+                if shown:
+                    yield shown
+                if over:
+                    return
+            wait = min(spread(KEEP_ALIVE_S), deadline - time.monotonic())
             if wait <= 0:
                 return
-            if self.hub.wait(watch, last, wait) <= last:
-                yield ": keep-alive\n\n"
+            news = self.hub.wait(watch, last, wait) > last
+            if not news:
+                yield ": keep-alive\n\n"  # and nothing to read: the hub saw no event
 
-    def _shown_since(self, loaded: Loaded, seat: int | None, last: int) -> str:
-        """The SSE frames of the events after `last`, as `seat` sees them; made once for
-        every follower of the game at this version who sees it alike."""
+    def _news(self, game_id: str, seat: int | None, last: int, known: int) -> tuple[str, int, bool]:
+        """(the SSE frames of the events after `last` as `seat` sees them, the version they
+        reach, whether the game is over and told). Made once for every follower of the
+        game at that version who sees it alike: the others do not even load the game."""
+        made = self.recent.get(("frames", game_id, seat, last, known))
+        if made is not None:
+            frames, version, over = made
+            return str(frames), int(version), bool(over)
+        loaded = self.repository.load(game_id)
         names = loaded.table.names()
-        same = ("frames", loaded.id, seat, last, loaded.version, tuple(names))
-        frames = self.recent.get(same)
-        if frames is None:
-            parts = []
-            for record in self.events.records(loaded.id, after=last, upto=loaded.version):
-                shown = shown_event(
-                    loaded.game, record.event, seat, loaded.state, record.version, names
-                )
-                kind = record.event["type"]
-                parts.append(f"id: {record.version}\nevent: {kind}\ndata: {json.dumps(shown)}\n\n")
-            frames = self.recent.put(same, "".join(parts))
-        return str(frames)
+        parts = []
+        for record in self.events.records(game_id, after=last, upto=loaded.version):
+            shown = shown_event(
+                loaded.game, record.event, seat, loaded.state, record.version, names
+            )
+            kind = record.event["type"]
+            parts.append(f"id: {record.version}\nevent: {kind}\ndata: {json.dumps(shown)}\n\n")
+        ended = loaded.game.is_finished(loaded.state) or loaded.table.status == "abandoned"
+        made = ("".join(parts), max(last, loaded.version), ended)
+        if loaded.version == known:  # what a follower who knows this version will ask
+            self.recent.put(("frames", game_id, seat, last, known), made)
+        return made
 
 
 class Stream:

@@ -33,9 +33,17 @@ def redis_binary() -> str:
 class EmbeddedRedis:
     """A redis-server child process with AOF on, reachable at `url`."""
 
-    def __init__(self, data_dir: str | os.PathLike, appendfsync: str = "everysec") -> None:
+    def __init__(
+        self,
+        data_dir: str | os.PathLike,
+        appendfsync: str = "everysec",
+        keep_fds: tuple[int, ...] = (),
+    ) -> None:
+        """`keep_fds`: descriptors the redis-server inherits (cardtrail serve's folder
+        lock, so that a Redis outliving its serve still keeps a second one out)."""
         self.data_dir = Path(data_dir).resolve()
         self.appendfsync = appendfsync
+        self.keep_fds = keep_fds
         self.socket = self.data_dir / "redis.sock"
         self.process: subprocess.Popen | None = None
 
@@ -76,6 +84,7 @@ class EmbeddedRedis:
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches us, and we stop Redis in order
             umask=0o077,
+            pass_fds=self.keep_fds,
         )
         try:
             self._wait_until_it_answers()
@@ -128,17 +137,32 @@ def cluster_mode() -> bool:
     return os.environ.get("REDIS_CLUSTER") == "1"
 
 
-def connect(url: str, cluster: bool | None = None) -> redis.Redis:
+# Connections one client keeps at most. A request waits (cooperatively, under gevent) for
+# a free one rather than failing; thousands of followers share them, and the follower
+# hub's readers, one per followed game, have a client of their own (`pool_size` larger).
+POOL_SIZE = 64
+POOL_WAIT_S = 10
+
+
+def connect(url: str, cluster: bool | None = None, pool_size: int = POOL_SIZE) -> redis.Redis:
     """The game store's client: a Redis Cluster client when REDIS_CLUSTER=1 (`url` names a
     seed node), else a plain one. Every key of a game shares one hash tag, so each game
     lives on one slot; cross-game indexes are single-key commands."""
     if cluster_mode() if cluster is None else cluster:
         from redis.cluster import RedisCluster
 
-        return RedisCluster.from_url(url, socket_timeout=SOCKET_TIMEOUT_S)
-    return redis.Redis.from_url(
-        url, health_check_interval=30, socket_timeout=SOCKET_TIMEOUT_S, socket_connect_timeout=5
+        return RedisCluster.from_url(
+            url, socket_timeout=SOCKET_TIMEOUT_S, max_connections=pool_size
+        )
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=pool_size,
+        timeout=POOL_WAIT_S,
+        health_check_interval=30,
+        socket_timeout=SOCKET_TIMEOUT_S,
+        socket_connect_timeout=5,
     )
+    return redis.Redis(connection_pool=pool)
 
 
 def queue_connection(state_url: str, queue_url: str | None = None) -> redis.Redis:

@@ -59,3 +59,22 @@ for seat = 0, players - 1 do
 end
 return {chosen, left}
 """
+
+# The JOIN script, refusing (-3) a table that was closed. KEYS and ARGV as JOIN's.
+JOIN_OPEN = (
+    "if redis.call('HGET', KEYS[1], 'status') == 'abandoned' then return {-3, 0} end\n" + JOIN
+)
+# KEYS[1] meta hash. A waiting table with a seat still open becomes abandoned: 1 (and 1
+# when it already was: its log may still lack the events); else 0.
+CLOSE = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'waiting' then return status == 'abandoned' and 1 or 0 end
+local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
+for seat = 0, players - 1 do
+  if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then
+    redis.call('HSET', KEYS[1], 'status', 'abandoned')
+    return 1
+  end
+end
+return 0
+"""

@@ -28,26 +28,6 @@ from service.errors import Conflict, NotFound, Refused
 Status = Literal["waiting", "playing", "finished", "abandoned"]
 STATUSES: tuple[Status, ...] = ("waiting", "playing", "finished", "abandoned")
 
-# The JOIN script, refusing (-3) a table that was closed. KEYS and ARGV as JOIN's.
-JOIN_OPEN = (
-    "if redis.call('HGET', KEYS[1], 'status') == 'abandoned' then return {-3, 0} end\n"
-    + scripts.JOIN
-)
-# KEYS[1] meta hash. A waiting table with a seat still open becomes abandoned: 1 (and 1
-# when it already was: its log may still lack the events); else 0.
-CLOSE = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'waiting' then return status == 'abandoned' and 1 or 0 end
-local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
-for seat = 0, players - 1 do
-  if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then
-    redis.call('HSET', KEYS[1], 'status', 'abandoned')
-    return 1
-  end
-end
-return 0
-"""
-
 
 @dataclass(frozen=True)
 class Webhook:
@@ -206,8 +186,8 @@ def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
 class TableStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
-        self._join = client.register_script(JOIN_OPEN)
-        self._close = client.register_script(CLOSE)
+        self._join = client.register_script(scripts.JOIN_OPEN)
+        self._close = client.register_script(scripts.CLOSE)
 
     def add(self, table: Table) -> None:
         """Write a new table and its seats' token index."""

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from engine.events import HAND_CLOSERS, TURN_STARTED
+from engine.events import GAME_ABANDONED, HAND_CLOSERS, TURN_STARTED
 from service.scheduler import TurnScheduler
 from service.tables import Webhook
 
@@ -82,7 +82,8 @@ def turn_messages(
     hooked: Iterable[int],
 ) -> list[dict[str, Any]]:
     """What an append tells the seats with webhooks: whose turn began (with its deadline
-    on a clocked table), and the end of a hand or the game (to every hooked seat)."""
+    on a clocked table), and the end of a hand or the game, or that a game nobody filled
+    in time was abandoned (to every hooked seat)."""
     hooked = set(hooked)
     messages = []
     deadlines = {e["seat"]: e["deadline"] for e in events if e["type"] == TURN_STARTED}
@@ -90,7 +91,7 @@ def turn_messages(
         extra = {"deadline": deadlines[seat]} if seat in deadlines else {}
         messages.append(message(game_id, seat, "your_turn", version, **extra))
     for event in events:
-        if event["type"] in HAND_CLOSERS:
+        if event["type"] in HAND_CLOSERS or event["type"] == GAME_ABANDONED:
             result = {k: event[k] for k in ("winner", "winners", "scores", "hand") if k in event}
             for seat in sorted(hooked):
                 messages.append(message(game_id, seat, event["type"], version, result=result))

@@ -193,10 +193,15 @@ def _read_body(response: http.client.HTTPResponse) -> bytes:
 def _exchange(
     conn: PinnedHTTPConnection, path: str, data: bytes, headers: Mapping[str, str]
 ) -> tuple[int, bytes]:
-    """POST on a connected connection: the answer's status and (the start of) its body."""
+    """POST on a connected connection: the answer's status and, for a refusal, (the start
+    of) its body. A 2xx status line with its headers is the receiver's yes: its body is
+    not awaited (a receiver that answers 200 without a length and keeps the connection
+    open has still accepted the message)."""
     conn.request("POST", path, data, dict(headers))
     response = conn.getresponse()
     try:
+        if 200 <= response.status < 300:
+            return response.status, b""
         return response.status, _read_body(response)
     finally:
         response.close()

@@ -11,7 +11,7 @@ dead worker's scheduler lock to expire. The standard command works too:
 A worker takes bot turns, deadlines and reminders from the `turns` queue and webhook
 deliveries from the `notify` queue; by default both, bot turns first. Run them as
 separate processes (`--queues turns`, `--queues notify`) and a receiver that answers
-slowly (up to the 5 s timeout, per attempt) never delays a bot's move.
+slowly (cut at 10 s in all per attempt, docs/webhooks.md) never delays a bot's move.
 """
 
 from collections.abc import Sequence

@@ -21,6 +21,7 @@ from service.bootstrap import build
 from service.redis_server import connect, queue_connection
 
 MAX_BODY_BYTES = 64 * 1024
+FOLLOWED_GAMES = 2_000  # games one process reads for its followers at once
 # A player's receipts of a long game (10,000 at about 300 bytes) may be audited at once.
 LARGER_BODIES = {"games.Audit": 4 * 1024 * 1024}
 
@@ -63,6 +64,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SIGNING_KEY_FILE=os.environ.get(signing.KEY_FILE_ENV),
         # RATE_LIMITS (limit strings by name) and RATE_LIMITS_ENABLED: docs/limits.md
         **limits.config_from_env(os.environ.get(limits.ENV)),
+        # waits (long-polls and streams) one process holds at once; past it, 503
+        MAX_FOLLOWERS=int(os.environ.get("CARDTRAIL_MAX_FOLLOWERS", "10000")),
     )
     app.config.update(config or {})
     if not app.config["REDIS_URL"]:
@@ -83,6 +86,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         queue_connection(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"]),
         allow_preset_deck=app.config["ALLOW_PRESET_DECK"],
         signer=signing.load_or_create(key_file) if key_file else signing.ephemeral(),
+        follow_client=connect(app.config["REDIS_URL"], pool_size=FOLLOWED_GAMES + 8),
+        max_followers=app.config["MAX_FOLLOWERS"],
+        followed_games=FOLLOWED_GAMES,
     )
     _answer_errors(app)
     return app

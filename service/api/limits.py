@@ -27,6 +27,7 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse_many
 
+from service import keys
 from service.api import problems
 from service.redis_server import cluster_mode
 
@@ -199,6 +200,7 @@ def init_limits(app: Flask) -> None:
     rules = checked(app.config.get("RATE_LIMITS") or {})
     uri = storage_uri(app.config["REDIS_URL"], cluster_mode(), app.logger)
     app.config.setdefault("RATELIMIT_STORAGE_URI", uri)
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", keys.RATE_LIMITS)
     limits = Limits(Limiter(client_address, app=app, headers_enabled=False), rules)
     app.extensions[EXTENSION] = limits
     app.after_request(limits.headers)

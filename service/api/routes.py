@@ -114,11 +114,14 @@ class Events(MethodView):
     @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
     @blp.response(200, schemas.EventsOut)
     @blp.doc(security=BEARER)
-    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after version `after`; with `wait` seconds, blocks until one arrives."""
-        return cardtrail().queries.events_since(
+        # Encoded once for every follower woken by the same move (service/queries.py):
+        # an answer already made is sent as it is.
+        body = cardtrail().queries.events_since_json(
             game_id, bearer_token(), query["after"], query["wait"]
         )
+        return Response(body, mimetype="application/json")
 
 
 @blp.route("/games/<game_id>/hands")

@@ -93,10 +93,9 @@ class Stack:
             [
                 gunicorn,
                 "service.api:create_app()",
-                "--worker-class",
-                "gthread",
-                "--threads",
-                "16",
+                "-c",  # cardtrail/web.py: the settings cardtrail serve and compose run
+                "python:cardtrail.web",
+                "--no-control-socket",
                 "--workers",
                 str(self.web_workers),
                 "--bind",

@@ -155,10 +155,9 @@ def test_games_across_cluster_slots_all_audit_clean(cluster, tmp_path):
             [
                 gunicorn,
                 "service.api:create_app()",
-                "--worker-class",
-                "gthread",
-                "--threads",
-                "4",
+                "-c",  # cardtrail/web.py: the settings cardtrail serve and compose run
+                "python:cardtrail.web",
+                "--no-control-socket",
                 "--workers",
                 "2",
                 "--bind",

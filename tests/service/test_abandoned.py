@@ -79,7 +79,27 @@ def test_a_waiting_game_past_its_expiry_is_abandoned(client, store, sweep):
     assert verdict.ok, verdict.first_bad
     assert verdict.finished is False and verdict.hands == 0
     assert any("abandoned before it was dealt" in note for note in verdict.notes)
+    # Over HTTP too: an abandoned game is over, so it exports and audits.
+    exported = client.get(f"/games/{game_id}/export").get_data(as_text=True)
+    assert audit_export(exported.splitlines()).ok
+    assert client.get(f"/games/{game_id}/audit").get_json()["ok"] is True
+    # A stream of it ends once it has told what happened.
+    stream = client.get(f"/games/{game_id}/stream?after=0").get_data(as_text=True)
+    assert "event: game_abandoned" in stream and "event: seed_revealed" in stream
     assert sweep() == 0  # nothing more to do: it is out of the waiting index
+
+
+def test_a_seat_with_a_webhook_hears_that_the_game_was_abandoned(client, sweep, monkeypatch):
+    monkeypatch.setenv("CARDTRAIL_WEBHOOK_ALLOW_PRIVATE", "1")
+    seats = [{"name": "ann", "webhook": "http://127.0.0.1:9/hook"}, {"open": True}]
+    game_id = create_game(client, seed="tell ann", seats=seats)["id"]
+    app = cardtrail()
+    queued = app.scheduler.notify_queue
+    before = queued.count
+    expire()
+    assert sweep() == 1
+    bodies = [job.args[2] for job in queued.get_jobs()[before:]]
+    assert any('"kind": "game_abandoned"' in body and game_id in body for body in bodies), bodies
 
 
 def test_a_waiting_game_joined_before_the_sweep_and_a_playing_game_are_untouched(

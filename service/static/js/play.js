@@ -152,6 +152,7 @@ function renderStatus() {
   let text;
   if (view.status === "waiting") text = "Waiting for players to take the open seats…";
   else if (view.status === "finished") text = "The game is over.";
+  else if (view.status === "abandoned") text = "Nobody took the open seats in time: this game was closed.";
   else if (view.turn === null || view.turn === undefined) text = "Between hands…";
   else text = game.turnText(ctx);
   $("#turn-info").textContent = text;
@@ -308,7 +309,7 @@ async function follow() {
   let after = view.version;
   let failures = 0;
   let wait = 25; // seconds the server may hold each long-poll
-  while (view.status !== "finished") {
+  while (view.status !== "finished" && view.status !== "abandoned") {
     const began = performance.now();
     try {
       const data = await api(`${base}/events?after=${after}&wait=${wait}`, { token });
