@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import bot_bench, engine_bench, http_bench, service_bench
+from bench import bot_bench, engine_bench, followers, http_bench, service_bench
 from engine.simulation.tournament import run_match, run_tournament
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
@@ -57,6 +57,28 @@ def _spades(deals: int) -> dict[str, Any]:
     }
 
 
+def _followers(count: int, moves: int) -> dict[str, Any]:
+    """`count` followers (half SSE, half long-poll) over 100 games of one web process,
+    then `moves` moves: how fast each move reaches every follower, and how /health
+    answers meanwhile against the same process idle."""
+    result = followers.run(count, 100, moves)
+    keep = (
+        "followers",
+        "followers_connected",
+        "deliveries",
+        "missed",
+        "fanout_p50_ms",
+        "fanout_p99_ms",
+        "fanout_max_ms",
+        "health_idle_p99_ms",
+        "health_loaded_p99_ms",
+        "health_p99_over_idle",
+        "move_p50_ms",
+        "move_max_ms",
+    )
+    return {f"follow_{key}": result[key] for key in keep}
+
+
 def run(quick: bool, scale: bool) -> dict[str, Any]:
     engine = engine_bench.run(
         rounds=2 if quick else 5,
@@ -75,6 +97,7 @@ def run(quick: bool, scale: bool) -> dict[str, Any]:
     figures.update(bot_bench.run(15 if quick else 60))
     figures.update(_bots(4 if quick else 40))
     figures.update(_spades(SPADES_DEALS_QUICK if quick else SPADES_DEALS))
+    figures.update(_followers(500 if quick else 5000, 20 if quick else 40))
     if scale:
         for workers in (1, 2, 4):
             result = http_bench.run(2 if quick else 5, 8, workers)
@@ -100,6 +123,11 @@ GOALS = [
     ("spades_strong_win_ci95_low", ">=", 0.6, "Spades strong beats greedy, 95% CI low"),
     ("spades_strong_win_rate", None, None, "Spades strong win rate (point estimate)"),
     ("spades_bot_hands_per_s", None, None, "Spades bot-vs-bot hands/s"),
+    ("follow_followers_connected", ">=", 5000, "followers held by one web process"),
+    ("follow_missed", "<=", 0, "followers that missed a move"),
+    ("follow_fanout_p99_ms", "<=", 1000, "move → every follower, p99 ms"),
+    # the load generator shares the machine's two cores with the server it loads
+    ("follow_health_p99_over_idle", "<=", 3.0, "/health p99 with followers ÷ idle"),
 ]
 
 
