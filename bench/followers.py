@@ -253,8 +253,9 @@ class Server:
     """An embedded Redis and one web process as `cardtrail serve` runs it (gunicorn with
     cardtrail/web.py's settings), optionally with an RQ worker per queue."""
 
-    def __init__(self, tmp: str, workers: bool = False) -> None:
+    def __init__(self, tmp: str, workers: bool = False, env: dict[str, str] | None = None) -> None:
         self.tmp = Path(tmp)
+        self.extra_env = env or {}
         self.redis = EmbeddedRedis(self.tmp / "redis")
         self.workers = workers
         self.procs: list[subprocess.Popen] = []
@@ -270,6 +271,7 @@ class Server:
             "CARDTRAIL_MAX_CONNECTIONS_PER_CLIENT": "100000",  # every client is on loopback
             "CARDTRAIL_RATE_LIMITS": "off",
             "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            **self.extra_env,
         }
         self.port = _free_port()
         options = gunicorn_options("127.0.0.1", self.port, 1)
