@@ -1,6 +1,8 @@
 """Rummy as Pagat describes it, with every house rule, Block and Wrotham Rummy,
 and the classic online variant (docs/rules.md)."""
 
+from typing import Any
+
 from engine.contract import Game
 from engine.rummy import decider, moves, options, state
 from engine.rummy import view as views
@@ -11,7 +13,7 @@ from engine.rummy.state import RummyState
 
 class Rummy(Game[RummyState, Options]):
     name = "rummy"
-    rules_version = "rummy-1"
+    rules_version = "rummy-2"
     presets = tuple(options.PRESETS)
     commands = {
         "draw": {"source": "choice:stock|discard"},
@@ -43,6 +45,15 @@ class Rummy(Game[RummyState, Options]):
     redact = staticmethod(views.redact)
     reveal = staticmethod(views.reveal)
     describe = staticmethod(views.describe)
+
+    def created_event(
+        self, options: Options, players: int, first_dealer: int, deck_source: str
+    ) -> dict[str, Any]:
+        """The first event, its options as `Options.recorded` writes them: a game recorded
+        before an option existed is re-created (audited) to the same event."""
+        event = super().created_event(options, players, first_dealer, deck_source)
+        event["options"] = options.recorded()
+        return event
 
 
 GAME = Rummy()

@@ -203,12 +203,31 @@ def _draw(state: RummyState, command: dict[str, Any]) -> list[Event]:
         return [_drawn(seat, "discard", card)]
     if source != "stock":
         raise IllegalMove("invalid_source", 'Draw from "stock" or "discard".')
-    if hand.stock:
-        return [_drawn(seat, "stock", hand.stock[0])]
+    stock = hand.stock
+    if len(stock) > 1 or (stock and state.options.stock_exhausted_at == "next_draw"):
+        return [_drawn(seat, "stock", stock[0])]
+    if stock:  # "last_card": the stock runs out with this draw and is dealt with at once
+        held = _hands_after(state, seat, hand.hands[seat] + (stock[0],))
+        return [_drawn(seat, "stock", stock[0]), *_stock_ran_out(state, seat, held)]
+    # "next_draw": the stock is empty and this player does not want the discard
+    events = _stock_ran_out(state, seat, hand.hands)
+    if events[0]["type"] == "stock_replenished":
+        events.append(_drawn(seat, "stock", events[0]["stock"][0]))
+    return events
+
+
+def _stock_ran_out(state: RummyState, seat: int, hands: tuple[tuple[str, ...], ...]) -> list[Event]:
+    """The discard pile becomes the new stock (turned over or shuffled) while reuses are
+    left; else the hand ends with nobody out, `hands` as they are held.
+
+    The pile is never empty here: every stock draw comes after a discard (or the
+    upcard), and the draw that empties the stock does not take from the pile."""
+    hand = state.dealt_hand
     if not state.options.stock_reuse_allowed(hand.stock_reuses):
-        return _end_of_hand(state, hand.hands, None, False)
+        return _end_of_hand(state, hands, None, False)
     reuse = hand.stock_reuses + 1
-    if state.options.stock_exhausted == "shuffle":
+    shuffled = state.options.stock_exhausted == "shuffle"
+    if shuffled:
         stock = keyed.shuffle(hand.discard_pile, bytes.fromhex(hand.shuffle_key), f"reuse:{reuse}")
     else:
         stock = hand.discard_pile  # turned over: the bottom card becomes the top of the stock
@@ -218,10 +237,9 @@ def _draw(state: RummyState, command: dict[str, Any]) -> list[Event]:
             "v": EVENT_VERSION,
             "seat": seat,
             "reuse": reuse,
-            "shuffled": state.options.stock_exhausted == "shuffle",
+            "shuffled": shuffled,
             "stock": list(stock),
-        },
-        _drawn(seat, "stock", stock[0]),
+        }
     ]
 
 

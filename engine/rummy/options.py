@@ -1,8 +1,11 @@
 """Rummy's options and presets: every house rule is a named, validated option.
 
 Defaults are Pagat's standard game. A preset is a named set of options; options
-given explicitly override it. The resolved options (every field) are recorded
-in the game's first event, so a game never depends on later default changes.
+given explicitly override it. The resolved options are recorded in the game's
+first event (`recorded`), so a game never depends on later default changes; an
+option added after games were first recorded is written only when it differs
+from its default, so that re-creating an older game (the audit does) gives back
+the very first event it recorded.
 """
 
 from collections.abc import Mapping
@@ -23,10 +26,13 @@ class Options:
     round_the_corner: bool = False
     must_discard_to_go_out: bool = False
     stock_exhausted: str = "turn_over"  # "turn_over" | "shuffle" | "end"
+    # when the stock counts as run out: "next_draw" (the next player wants to draw from
+    # the empty stock, Pagat) | "last_card" (the moment its last card is drawn)
+    stock_exhausted_at: str = "next_draw"
     max_stock_reuses: int | None = None  # None = unlimited
     no_winner: str = "lowest_wins"  # "lowest_wins" | "stalemate"
     scoring: str = "winner"  # "winner" | "penalty" | "pay"
-    game_end: str = "target"  # "target" | "deals"
+    game_end: str = "target"  # "target" | "deals"; when unset, "deals" for pay scoring
     target_score: int = 100
     target_score_by_players: dict[str, int] | None = None
     deals: int = 10
@@ -40,10 +46,21 @@ class Options:
     max_players: int = 6
 
     def as_dict(self) -> dict[str, Any]:
+        """Every field (views show them all)."""
         # by hand: dataclasses.asdict deep-copies, and views call this on every read
         data = {name: getattr(self, name) for name in OPTION_NAMES}
         if self.target_score_by_players is not None:
             data["target_score_by_players"] = dict(self.target_score_by_players)
+        return data
+
+    def recorded(self) -> dict[str, Any]:
+        """The options as the first event records them: every field, except the ones
+        added later (ADDED_LATER) while they hold their defaults, so that an older
+        game's first event is re-created exactly."""
+        data = self.as_dict()
+        for name, default in ADDED_LATER.items():
+            if data[name] == default:
+                del data[name]
         return data
 
     def hand_size_for(self, players: int) -> int:
@@ -81,12 +98,14 @@ PRESETS: dict[str, dict[str, Any]] = {
         "deals": 6,
         "max_stock_reuses": 2,
     },
-    # The popular online site: any number of melds, reshuffle once, then a stalemate;
-    # going rummy doubles; the target scores by player count were lost from the source,
-    # the defaults here are the site's published 100 / 75 / 50.
+    # The popular online site: any number of melds; the moment the stock runs out the
+    # discard pile is reshuffled, and the moment it runs out again the hand is a
+    # stalemate; going rummy doubles; the target scores by player count were lost from
+    # the source, the defaults here are the site's published 100 / 75 / 50.
     "classic-online": {
         "melds_per_turn": "any",
         "stock_exhausted": "shuffle",
+        "stock_exhausted_at": "last_card",
         "max_stock_reuses": 1,
         "no_winner": "stalemate",
         "going_rummy": "double",
@@ -102,6 +121,7 @@ RULES = OptionRules(
         "going_rummy": ("none", "double", "bonus"),
         "aces": ("low", "high_or_low"),
         "stock_exhausted": ("turn_over", "shuffle", "end"),
+        "stock_exhausted_at": ("next_draw", "last_card"),
         "no_winner": ("lowest_wins", "stalemate"),
         "scoring": ("winner", "penalty", "pay"),
         "game_end": ("target", "deals"),
@@ -129,6 +149,12 @@ RULES = OptionRules(
     },
 )
 OPTION_NAMES = tuple(f.name for f in fields(Options))
+# Options added after games were first recorded, with the default those games played by.
+ADDED_LATER: dict[str, Any] = {"stock_exhausted_at": "next_draw"}
+# The options that say when the game ends, for each `game_end`.
+END_FIELDS = {"target": ("target_score", "target_score_by_players"), "deals": ("deals",)}
+# Every option a game recorded before ADDED_LATER existed: a full record, not a request.
+_RECORDED = frozenset(OPTION_NAMES) - ADDED_LATER.keys()
 
 
 def _check_value(name: str, value: Any) -> Any:
@@ -154,9 +180,48 @@ def _check_value(name: str, value: Any) -> Any:
 def resolve(preset: str | None, options: Mapping[str, Any] | None, players: int) -> Options:
     """Merge preset and explicit options, validate every field and the seat count."""
     merged = merged_options(PRESETS, DEFAULT_PRESET, preset, options, OPTION_NAMES, _check_value)
+    given = dict(options or {})
+    if not given.keys() >= _RECORDED:
+        # Options as a player gives them; a complete set is a game's record, taken as it
+        # was recorded (the audit re-creates games from it, older ones included).
+        merged["game_end"] = _game_end(merged, given)
     result = Options(**merged)
     _check_consistency(result, players)
     return result
+
+
+def _game_end(merged: dict[str, Any], given: dict[str, Any]) -> str:
+    """How the game ends: as given; else as the ending options given imply (a target, or
+    a number of deals); else as the preset says; else by the scoring, since Pagat's pay
+    session "would last for a set number of hands rather than be played to a target
+    score". Ending options that contradict the ending are refused, never ignored."""
+    implied = [
+        end for end, names in END_FIELDS.items() if any(given.get(n) is not None for n in names)
+    ]
+    if "game_end" in given:
+        end = given["game_end"]
+        for other in implied:
+            if other != end:
+                name = next(n for n in END_FIELDS[other] if given.get(n) is not None)
+                raise InvalidOptions(
+                    f"options.{name}",
+                    f'does not apply: this game ends {_ENDINGS[end]} (game_end "{end}")',
+                )
+        return str(end)
+    if len(implied) > 1:
+        raise InvalidOptions(
+            "options.game_end",
+            'is needed when both a target score and a number of deals are given: "target" '
+            'or "deals"',
+        )
+    if implied:
+        return implied[0]
+    if "game_end" in merged:
+        return str(merged["game_end"])
+    return "deals" if merged.get("scoring") == "pay" else "target"
+
+
+_ENDINGS = {"target": "at a target score", "deals": "after a number of deals"}
 
 
 def _check_consistency(opts: Options, players: int) -> None:

@@ -2,6 +2,8 @@
 blind nil and blind bids, bags, and the variations: Spades for three, Bauer trumps,
 deuces high, jokers high and Boston. docs/spades.md has the rules and choices."""
 
+from typing import Any
+
 from engine.contract import Game
 from engine.spades import decider, moves, options, state
 from engine.spades import view as views
@@ -12,7 +14,7 @@ from engine.spades.state import SpadesState
 
 class Spades(Game[SpadesState, Options]):
     name = "spades"
-    rules_version = "spades-1"
+    rules_version = "spades-2"
     presets = tuple(options.PRESETS)
     commands = {
         "look": {},
@@ -50,6 +52,15 @@ class Spades(Game[SpadesState, Options]):
     reveal = staticmethod(views.reveal)
     describe = staticmethod(views.describe)
     sides = staticmethod(state.sides_for)
+
+    def created_event(
+        self, options: Options, players: int, first_dealer: int, deck_source: str
+    ) -> dict[str, Any]:
+        """The first event, its options as `Options.recorded` writes them: a game recorded
+        before an option existed is re-created (audited) to the same event."""
+        event = super().created_event(options, players, first_dealer, deck_source)
+        event["options"] = options.recorded()
+        return event
 
 
 GAME = Spades()

@@ -1,9 +1,11 @@
 """Spades' options and presets: every mode, scoring rule and variation is a named option.
 
 A preset (the game's mode) is a named set of options; options given explicitly
-override it. The resolved options (every field) are recorded in the game's first
-event, so a game never depends on later default changes. docs/spades.md explains
-each rule and where the sources are silent.
+override it. The resolved options are recorded in the game's first event
+(`recorded`), so a game never depends on later default changes; an option added
+after games were first recorded is written only when it differs from its default,
+so that re-creating an older game (the audit does) gives back the very first event
+it recorded. docs/spades.md explains each rule and where the sources are silent.
 """
 
 from collections.abc import Mapping
@@ -30,6 +32,9 @@ class Options:
     trick_points: int = 10  # points per trick bid when the bid is made
     bag_limit: int = 10  # every `bag_limit` accumulated bags cost `bag_penalty`
     bag_penalty: int = 100
+    # the bags past the limit when it is reached: "carry" (kept toward the next
+    # penalty) | "reset" (dropped: the count starts again from 0, as the source says)
+    bags_past_limit: str = "carry"
     nil: bool = True
     nil_bonus: int = 100  # + when a nil bid succeeds, − when it fails
     nil_tricks: str = "bags"  # a nil bidder's tricks: "bags" | "bid" (for the side) | "ignored"
@@ -47,7 +52,18 @@ class Options:
     first_dealer: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """Every field (views show them all)."""
         return asdict(self)
+
+    def recorded(self) -> dict[str, Any]:
+        """The options as the first event records them: every field, except the ones
+        added later (ADDED_LATER) while they hold their defaults, so that an older
+        game's first event is re-created exactly."""
+        data = self.as_dict()
+        for name, default in ADDED_LATER.items():
+            if data[name] == default:
+                del data[name]
+        return data
 
     @property
     def partnerships(self) -> bool:
@@ -73,6 +89,7 @@ RULES = OptionRules(
     choices={
         "mode": MODES,
         "set_scoring": ("zero", "minus"),
+        "bags_past_limit": ("carry", "reset"),
         "nil_tricks": ("bags", "bid", "ignored"),
         "trumps": TRUMPS,
     },
@@ -94,6 +111,8 @@ RULES = OptionRules(
     },
 )
 OPTION_NAMES = tuple(f.name for f in fields(Options))
+# Options added after games were first recorded, with the default those games played by.
+ADDED_LATER: dict[str, Any] = {"bags_past_limit": "carry"}
 
 
 def _check_value(name: str, value: Any) -> Any:

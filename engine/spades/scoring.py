@@ -12,8 +12,12 @@ Per side (a partnership, or one player in solo games), per hand:
   (`blind_nil_bonus` for blind nil). Under `nil_tricks` "bags" (the default) a nil
   bidder's tricks are bags for the side: 1 point each and counted toward the bag
   penalty, never toward the partner's bid.
-* Bags accumulate over hands; each time the count reaches `bag_limit` the side loses
-  `bag_penalty` and the count drops by `bag_limit` (bags beyond it roll over).
+* Bags accumulate over hands. Under `bags_past_limit` "carry" (the default, the
+  common house rule) each time the count reaches `bag_limit` the side loses
+  `bag_penalty` and the count drops by `bag_limit` (bags beyond it roll over, and a
+  hand that passes the limit twice costs twice). Under "reset" (the source: "the bags
+  are reset again to 0") a count that reaches the limit costs one penalty and starts
+  again from 0, the bags past the limit dropped.
 """
 
 from collections.abc import Sequence
@@ -63,12 +67,8 @@ def score_side(
         if options.nil_tricks == "bags":
             points += tricks[seat]
             new_bags += tricks[seat]
-    bags = bags_before + new_bags
-    penalties = 0
-    while bags >= options.bag_limit:
-        bags -= options.bag_limit
-        points -= options.bag_penalty
-        penalties += 1
+    bags, penalties = _bag_penalties(options, bags_before + new_bags)
+    points -= penalties * options.bag_penalty
     return {
         "seats": list(members),
         "bid": contract,
@@ -80,6 +80,15 @@ def score_side(
         "bags": bags,
         "points": points,
     }
+
+
+def _bag_penalties(options: Options, bags: int) -> tuple[int, int]:
+    """(the bag count kept, the penalties it costs) for a side now holding `bags`."""
+    if bags < options.bag_limit:
+        return bags, 0
+    if options.bags_past_limit == "reset":
+        return 0, 1
+    return bags % options.bag_limit, bags // options.bag_limit
 
 
 def game_over(

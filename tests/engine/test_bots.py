@@ -407,15 +407,17 @@ def test_unknown_bots_are_refused():
         run_tournament(["greedy", "genius"], 1, "x")
 
 
+@pytest.mark.parametrize("at", ["next_draw", "last_card"])
 @pytest.mark.parametrize("mode", ["turn_over", "shuffle"])
-def test_a_turned_over_stock_is_remembered_and_a_shuffled_one_is_not(mode):
+def test_a_turned_over_stock_is_remembered_and_a_shuffled_one_is_not(mode, at):
     """The pile's order is public, so a stock made by turning it over is known; the
     strong bot's memory of it must match the real stock exactly (and stay unknown when
-    the pile was shuffled)."""
+    the pile was shuffled), whether the pile is reused before a draw or right after the
+    draw that emptied the stock."""
     from engine.rummy.bots.memory import SeatMemory as _Table
 
     key = table.seed_key(f"memory:{mode}")
-    options = {"stock_exhausted": mode, "max_stock_reuses": None}
+    options = {"stock_exhausted": mode, "max_stock_reuses": None, "stock_exhausted_at": at}
     state, events = table.new_game("rummy", 2, key, preset="pagat", options=options)
     histories = [seat_history(events, s, state) for s in range(2)]
     rng = random.Random(0)

@@ -388,7 +388,9 @@ def test_block_rummy_ends_the_hand_when_the_stock_runs_out():
     ("reuses", "preset"), [(0, "pagat"), (1, "pagat"), (2, "pagat"), (1, "classic-online")]
 )
 def test_max_stock_reuses(reuses, preset):
-    options = {"hand_size": 20, "max_stock_reuses": reuses}
+    # the reuses counted when the next player draws from the empty stock (see
+    # test_stock_runs_out.py for the moment its last card is drawn, classic-online's own)
+    options = {"hand_size": 20, "max_stock_reuses": reuses, "stock_exhausted_at": "next_draw"}
     t = Table(upcard="QD", preset=preset, options=options)
     for reuse in range(1, reuses + 1):
         exhaust_stock(t)
@@ -539,7 +541,7 @@ def test_defaults_are_pagats_standard_game():
     assert defaults.lay_off_after_meld is False
     assert defaults.aces == "low" and defaults.round_the_corner is False
     assert defaults.must_discard_to_go_out is False
-    assert defaults.stock_exhausted == "turn_over"
+    assert defaults.stock_exhausted == "turn_over" and defaults.stock_exhausted_at == "next_draw"
     assert defaults.no_winner == "lowest_wins"
     assert defaults.scoring == "winner" and defaults.game_end == "target"
     assert resolve(None, None, 2) == resolve("pagat", None, 2)
@@ -573,6 +575,8 @@ BAD_VALUES = [
     ("going_rummy", True),
     ("aces", "high"),
     ("stock_exhausted", "reshuffle"),
+    ("stock_exhausted_at", "never"),
+    ("stock_exhausted_at", None),
     ("no_winner", "draw"),
     ("scoring", "points"),
     ("game_end", "never"),
@@ -641,5 +645,7 @@ def test_inconsistent_options_are_rejected(options, players, field):
 def test_the_resolved_options_are_recorded_in_the_first_event():
     state, events = table.new_game("rummy", 3, table.seed_key("x"), preset="block")
     assert events[0]["type"] == "game_created"
-    assert events[0]["options"] == resolve("block", None, 3).as_dict()
+    assert events[0]["options"] == resolve("block", None, 3).recorded()
     assert state.options == resolve("block", None, 3)
+    # every field but those added later, which are written when set otherwise
+    assert set(events[0]["options"]) == set(OPTION_NAMES) - {"stock_exhausted_at"}

@@ -50,6 +50,7 @@ def test_classic_online():
     assert changed("classic-online") == {
         "melds_per_turn": "any",
         "stock_exhausted": "shuffle",
+        "stock_exhausted_at": "last_card",
         "max_stock_reuses": 1,
         "no_winner": "stalemate",
         "going_rummy": "double",

@@ -205,6 +205,7 @@ HOUSE_RULES = st.fixed_dictionaries(
         "lay_off_after_meld": st.booleans(),
         "must_discard_to_go_out": st.booleans(),
         "stock_exhausted": st.sampled_from(["turn_over", "shuffle", "end"]),
+        "stock_exhausted_at": st.sampled_from(["next_draw", "last_card"]),
         "no_winner": st.sampled_from(["lowest_wins", "stalemate"]),
         "scoring": st.sampled_from(["winner", "penalty", "pay"]),
         "aces": st.sampled_from(["low", "high_or_low", "corner"]),

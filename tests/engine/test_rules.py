@@ -500,7 +500,7 @@ def test_the_game_goes_on_below_the_target_score():
 
 @pytest.mark.parametrize("deals", [1, 2, 3])
 def test_the_game_ends_after_the_agreed_number_of_deals(deals):
-    t = Table(players=3, options={"game_end": "deals", "deals": deals, "target_score": 1})
+    t = Table(players=3, options={"game_end": "deals", "deals": deals})
     for number in range(1, deals + 1):
         assert not GAME.is_finished(t.state) and t.hand.number == number
         play_out_hand(t, seed=number)

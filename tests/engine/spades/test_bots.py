@@ -20,6 +20,7 @@ CONFIGS = [
     ("whiz", 4, {"trumps": "deuces_high"}),
     ("mirror", 4, {"boston": True}),
     ("solo", 4, {}),
+    ("pairs", 4, {"bags_past_limit": "reset"}),
 ]
 
 

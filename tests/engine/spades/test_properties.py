@@ -20,6 +20,7 @@ CONFIGS = [
     ("pairs", 4, {"trumps": "jokers_high", "blind_deficit": 50}),
     ("pairs", 4, {"blind_bids": False, "nil_tricks": "bid"}),
     ("solo", 4, {}),
+    ("solo", 4, {"bags_past_limit": "reset"}),
     ("solo", 3, {}),
     ("solo", 3, {"trumps": "jokers_high"}),
     ("solo", 4, {"trumps": "deuces_high", "boston": True}),
