@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from service.webhooks import check_url, message, send, sign
+from service.webhooks import WebhookRefused, address_refusal, check_url, message, send, sign
 from workers.connection import cardtrail
 
 ATTEMPT_S = 10.0  # one delivery attempt, all of it, whatever the receiver does
@@ -130,7 +130,14 @@ class PinnedHTTPConnection(http.client.HTTPConnection):
         self.sock = DeadlineSocket(self.pinned, self.deadline)
 
     def open(self) -> socket.socket:
-        """A TCP connection to the address, in at most CONNECT_S (or the time left)."""
+        """A TCP connection to the address, in at most CONNECT_S (or the time left).
+
+        The address is judged again right here, by the very function that judged the URL
+        (`service.webhooks.address_refusal`): whatever hands an address to a connection,
+        none that a webhook may not reach is ever dialled."""
+        refusal = address_refusal(self.address)
+        if refusal:
+            raise WebhookRefused(f"{self.address} is {refusal}; not dialled")
         timeout = min(CONNECT_S, self.deadline.left())
         return socket.create_connection((self.address, self.port), timeout)
 
