@@ -4,11 +4,13 @@ Creating a game, joining it and making a move are the only ways a log grows; the
 handlers (`service.handlers`) carry them out. HTTP, workers and tools build these.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import games
-from engine.contract import Command, Event
+from engine.contract import Command, Event, Game
+from service.errors import Refused
 
 
 @dataclass(frozen=True)
@@ -48,3 +50,33 @@ class MakeMove:
     idempotency_key: str | None = None
     # table events recorded in the same batch before the move's own (a time-out)
     prefix: tuple[Event, ...] = ()
+
+
+def optional(kind: str) -> bool:
+    """A field a command may leave out: one that may be null (absent means null) or a
+    flag (absent means false). Every other field a game declares is required."""
+    return kind.endswith("_or_null") or kind == "bool"
+
+
+def required_fields(fields: Mapping[str, str]) -> list[str]:
+    return [name for name, kind in fields.items() if not optional(kind)]
+
+
+def check_shape(game: Game[Any, Any], command: Command) -> None:
+    """Refuse a command its game does not declare, a field its move does not carry and a
+    required field it lacks (422 naming the field): the command is recorded in the
+    audited log as it came, so nothing else may come with it. Values are the game's to
+    judge (its `decide`)."""
+    kind = command.get("type")
+    fields = game.commands.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise Refused(
+            "unknown_command", f"There is no move called {kind!r} in {game.display_name}.", "type"
+        )
+    for name in command:
+        if name not in ("type", "seat") and name not in fields:  # the seat is the actor's
+            detail = f"A {kind!r} move in {game.display_name} has no field {name!r}."
+            raise Refused("validation_error", detail, name)
+    for name in required_fields(fields):
+        if name not in command:
+            raise Refused("validation_error", f"A {kind!r} move needs {name!r}.", name)

@@ -5,6 +5,9 @@ HTTP handlers, workers and tools all come through here, so a move made by a bot 
 clock is judged exactly like a move made over HTTP. Nothing here knows a game's rules.
 Each answer to a person carries a signed receipt for the version it leaves the game at
 (`service.signing`), so they can later prove what they were shown.
+
+An Idempotency-Key makes a request safe to repeat: a move's is the seat's own, kept with
+the move's append; a create's or a join's answer is kept sealed (`service.idempotency`).
 """
 
 import hashlib
@@ -12,15 +15,17 @@ import json
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from engine import IllegalMove, ledger
 from engine import table as protocol
 from engine.contract import Command, Event
-from service import seating
+from service import keys, seating
 from service.auth import SeatAuth, new_token
-from service.commands import CreateGame, JoinGame, MakeMove
+from service.commands import CreateGame, JoinGame, MakeMove, check_shape
 from service.errors import Conflict, Refused, StaleVersion, from_illegal_move
+from service.idempotency import KeptAnswers
 from service.presentation import shown_events
 from service.reactions import Appended, Reactions
 from service.repository import Loaded, Repository
@@ -45,6 +50,7 @@ class Handlers:
         self.signer = signer  # None: no receipts (a worker answers nobody)
         self.allow_preset_deck = allow_preset_deck
         self.now = clock
+        self.kept = KeptAnswers(repository.redis)
 
     def receipt(self, game_id: str, version: int, chain_hash: str) -> dict[str, Any]:
         """{"receipt": …} for an answer at `version`, or nothing without a signer."""
@@ -54,7 +60,18 @@ class Handlers:
 
     # -- creating -----------------------------------------------------------------
 
-    def create(self, request: CreateGame) -> dict[str, Any]:
+    def create(self, request: CreateGame, idempotency_key: str | None = None) -> dict[str, Any]:
+        """A new game; with a key, the answer of the first create with that key and body.
+
+        A create's key is scoped by nothing but itself (there is no account to scope it
+        by): it is the client's secret, a fresh random value per game meant."""
+        if idempotency_key is None:
+            return self._create(request)
+        return self.kept.once(
+            keys.create_idempotency, idempotency_key, asdict(request), lambda: self._create(request)
+        )
+
+    def _create(self, request: CreateGame) -> dict[str, Any]:
         seating.refuse_testing_only(request, self.allow_preset_deck)
         setup = seating.setup(request)
         seats, answer = seating.seats(request.seats, setup.game.bots)
@@ -117,7 +134,18 @@ class Handlers:
 
     # -- joining ------------------------------------------------------------------
 
-    def join(self, request: JoinGame) -> dict[str, Any]:
+    def join(self, request: JoinGame, idempotency_key: str | None = None) -> dict[str, Any]:
+        """An open seat taken; with a key (scoped to the game), once per key and body."""
+        if idempotency_key is None:
+            return self._join(request)
+
+        def where(digest: str) -> str:
+            return keys.join_idempotency(request.game_id, digest)
+
+        self.tables.get(request.game_id)  # an unknown game keeps no key
+        return self.kept.once(where, idempotency_key, asdict(request), lambda: self._join(request))
+
+    def _join(self, request: JoinGame) -> dict[str, Any]:
         table = self.tables.get(request.game_id)
         refuse_unknown_seat(table, request.seat)
         hook = seating.webhook(request.webhook, "webhook")
@@ -199,12 +227,13 @@ class Handlers:
     def act(self, request: MakeMove, loaded: Loaded | None = None) -> dict[str, Any]:
         """Decide and append one seat's command: the path every move takes."""
         fingerprint = _fingerprint(request.seat, request.command)
-        idem = _digest(request.idempotency_key) if request.idempotency_key else None
+        idem = _scoped(request.seat, request.idempotency_key) if request.idempotency_key else None
         if idem:
             record = self.repository.events.idempotency_record(request.game_id, idem)
             if record is not None:
                 return _replayed(record, fingerprint)
         loaded = loaded or self.repository.load(request.game_id)
+        check_shape(loaded.game, request.command)  # nothing the move lacks enters the log
         _check_movable(loaded, request.if_match)
         seated = {**request.command, "seat": request.seat}
         try:
@@ -252,8 +281,9 @@ def _fingerprint(seat: int, command: Command) -> str:
     return hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
 
 
-def _digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+def _scoped(seat: int, key: str) -> str:
+    """A move's key as the seat's own: seats of one game may pick the same key."""
+    return f"{seat}:{hashlib.sha256(key.encode()).hexdigest()}"
 
 
 def _replayed(record: dict[str, Any], fingerprint: str) -> dict[str, Any]:

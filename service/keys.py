@@ -38,7 +38,17 @@ def snapshot(game_id: str) -> str:
 
 
 def idempotency(game_id: str, key_digest: str) -> str:
-    return f"{_tag(game_id)}:idem:{key_digest}"  # string: request digest + stored response
+    """A move's Idempotency-Key: `key_digest` is "<seat>:<sha256 of the key>", so each seat
+    has keys of its own (string: request digest + stored response)."""
+    return f"{_tag(game_id)}:idem:{key_digest}"
+
+
+def join_idempotency(game_id: str, key_digest: str) -> str:
+    return f"{_tag(game_id)}:idem:join:{key_digest}"  # string: a join's kept answer (sealed)
+
+
+def create_idempotency(key_digest: str) -> str:
+    return f"cardtrail:idem:create:{key_digest}"  # string: a create's kept answer (sealed)
 
 
 def clock(game_id: str) -> str:

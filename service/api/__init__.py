@@ -1,7 +1,8 @@
 """The HTTP edge: the Flask app factory, and the one place refusals become statuses.
 
 `routes` holds the JSON API (flask-smorest, validated by `schemas`), `pages` the web
-table, `problems` the problem+json bodies. Below this package nothing knows HTTP.
+table, `problems` the problem+json bodies, `openapi` the document's shared parts (served
+at /openapi.json). Below this package nothing knows HTTP.
 """
 
 import os
@@ -13,7 +14,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from service import errors, signing
-from service.api import limits, problems
+from service.api import conventions, limits, openapi, problems
 from service.api.health import health
 from service.api.pages import web
 from service.api.routes import blp
@@ -43,10 +44,20 @@ def status_of(error: errors.ServiceError) -> int:
 
 
 class ProblemApi(Api):
-    """flask-smorest, with every error answered as problem+json."""
+    """flask-smorest, with every error answered — and documented — as problem+json.
+
+    flask-smorest documents errors with its own `Error` schema as application/json, one
+    response component per status plus a `default`: here each status's component is the
+    problem+json response instead (`openapi.register`), and no operation gets a
+    `default`: each lists the problems it can answer."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         return problems.from_http_exception(error)
+
+    def _register_responses(self) -> None:
+        openapi.register(self.spec)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -57,6 +68,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS=openapi.SPEC_OPTIONS,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         REDIS_URL=os.environ.get("REDIS_URL"),
         RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
@@ -71,11 +83,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config["REDIS_URL"]:
         raise RuntimeError("REDIS_URL is not set (cardtrail serve sets it for you)")
     api = ProblemApi(app)
-    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.register_blueprint(health)
     api.register_blueprint(blp)
     app.register_blueprint(web)  # the web pages: plain Flask, not in the OpenAPI spec
     limits.init_limits(app)
+    conventions.init(app)
     key_file = app.config["SIGNING_KEY_FILE"]
     if not key_file:
         app.logger.warning(
@@ -112,9 +124,11 @@ def _answer_errors(app: Flask) -> None:
     @app.errorhandler(errors.ServiceError)
     def refused(error: errors.ServiceError):
         fields = [{"field": error.field, "reason": error.detail}] if error.field else None
-        headers = (
-            {"Retry-After": str(error.retry_after)} if isinstance(error, errors.Busy) else None
-        )
+        headers = {}
+        if isinstance(error, errors.Busy):
+            headers["Retry-After"] = str(error.retry_after)
+        if isinstance(error, errors.Unauthenticated):
+            headers["WWW-Authenticate"] = 'Bearer realm="cardtrail"'
         return problems.problem(
             status_of(error), error.code, error.detail, errors=fields, headers=headers
         )

@@ -177,6 +177,8 @@ def answer(found: Readiness) -> Response:
 @health.route("/health/live")
 class Live(MethodView):
     @health.response(200, schemas.Health)
+    @health.alt_response(500, response="INTERNAL_SERVER_ERROR")  # problem+json (service.api)
+    @health.doc(operationId="live", security=[])
     def get(self) -> dict[str, Any]:
         """The process answers: touches nothing (the benchmarks' no-op baseline)."""
         return {"ok": True}

@@ -1,7 +1,8 @@
 """Every error as RFC 9457 problem+json: type, title, status, detail, and a stable `code`.
 
 Validation errors also list each bad field with its reason. Unexpected
-exceptions become a 500 problem without internals.
+exceptions become a 500 problem without internals. The headers an HTTP exception
+carries (`Allow` on a 405) stay on its problem.
 """
 
 from typing import Any
@@ -21,8 +22,33 @@ _CODES = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
+    429: "rate_limited",
     500: "internal_error",
+    503: "unavailable",
 }
+
+
+MEDIA_TYPE = "application/problem+json"
+
+
+def body(
+    status: int,
+    code: str,
+    detail: str,
+    title: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A problem's members (the OpenAPI document's examples are made with it too)."""
+    made: dict[str, Any] = {
+        "type": PROBLEM_TYPE + code,
+        "title": title or code.replace("_", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors:
+        made["errors"] = errors
+    return made
 
 
 def problem(
@@ -33,16 +59,8 @@ def problem(
     errors: list[dict[str, Any]] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
-    body: dict[str, Any] = {
-        "type": PROBLEM_TYPE + code,
-        "title": title or code.replace("_", " ").capitalize(),
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
-    if errors:
-        body["errors"] = errors
-    response = Response(json.dumps(body), status=status, mimetype="application/problem+json")
+    made = body(status, code, detail, title, errors)
+    response = Response(json.dumps(made), status=status, mimetype=MEDIA_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -82,4 +100,10 @@ def from_http_exception(error: HTTPException) -> Response:
         return problem(400, "malformed_json", "The body is not valid JSON.", errors=errors)
     code = _CODES.get(status, "error")
     detail = data.get("message") or error.description or error.name
-    return problem(status, code, detail, error.name, headers=data.get("headers"))
+    return problem(status, code, detail, error.name, headers=_headers_of(error, data))
+
+
+def _headers_of(error: HTTPException, data: dict[str, Any]) -> dict[str, str]:
+    """The exception's own headers (`Allow` of a 405), but not its HTML content type."""
+    kept = {name: value for name, value in error.get_headers() if name.lower() != "content-type"}
+    return {**kept, **(data.get("headers") or {})}

@@ -1,6 +1,9 @@
-"""Schemas of a game's record: receipts and signing keys, hands and replay steps, audits."""
+"""Schemas of a game's record: receipts and signing keys, hands and replay steps, audits,
+and the lines of an export."""
 
 from marshmallow import RAISE, Schema, fields, validate
+
+from replays.audit import EXPORT_FORMAT
 
 
 class Receipt(Schema):
@@ -80,3 +83,22 @@ class AuditOut(Schema):
     checks = fields.Dict(keys=fields.String(), values=fields.Boolean())
     first_bad = fields.Dict(allow_none=True)
     notes = fields.List(fields.String())
+
+
+class ExportHeader(Schema):
+    """The first line of an export (docs/export-format.md)."""
+
+    format = fields.String(required=True, validate=validate.OneOf([EXPORT_FORMAT]))
+    format_version = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    keys = fields.List(fields.Nested(SigningKey))
+
+
+class ExportRecord(Schema):
+    """Every later line of an export: one event, with its command on a batch's first."""
+
+    version = fields.Integer(required=True, validate=validate.Range(1))
+    event = fields.Dict(required=True)
+    hash = fields.String(required=True)
+    command = fields.Dict()

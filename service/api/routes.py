@@ -1,21 +1,30 @@
-"""The HTTP API: thin handlers that validate, call the commands or queries, shape output."""
+"""The HTTP API: thin handlers that validate, call the commands or queries, shape output.
+
+Each operation says what the OpenAPI document needs to be true: its operationId and
+security, the problems it may answer (`blp.refuses`, `service.api.openapi`), the headers
+it reads and sends; `service.api.conventions` keeps the HTTP conventions (ETag and 304,
+private answers, 201 with Location).
+"""
 
 from typing import Any
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
-from service.api import schemas
+from service.api import examples, inputs, moves, openapi, schemas
+from service.api.conventions import created, private, tagged, tagged_json
 from service.api.limits import limited
+from service.api.openapi import BEARER, BODY, OPTIONAL_BEARER, PUBLIC, RATE, STORE, TAGGED
 from service.bootstrap import Cardtrail
 from service.commands import CreateGame, JoinGame, SeatRequest
-from service.errors import BadRequest, Unauthenticated
+from service.errors import Unauthenticated
 
-blp = Blueprint("games", __name__, description="Games, seats, moves and their events")
+blp = openapi.Blueprint("games", __name__, description="Games, seats, moves and their events")
+blp.ARGUMENTS_PARSER = inputs.JsonParser()  # a number too long to read is a 400
 
-BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 STREAM_SECONDS = 300.0
+GAME_VIEW = schemas.GameView()
+NOT_MODIFIED = openapi.response_name(304)
 
 
 def cardtrail() -> Cardtrail:
@@ -28,40 +37,40 @@ def bearer_token() -> str | None:
     if header is None:
         return None
     scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    if scheme.lower() != "bearer" or not token.strip() or not token.isascii():
         raise Unauthenticated("malformed_authorization", 'Use "Authorization: Bearer <token>".')
     return token.strip()
 
 
 def if_match() -> int | None:
-    header = request.headers.get("If-Match")
-    if header is None:
-        return None
-    text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
-        raise BadRequest("malformed_if_match", 'If-Match must be a version, e.g. "12".')
-    return int(text)
+    return inputs.version_tag("If-Match", request.headers.get("If-Match"))
 
 
 def idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= 200:
-        raise BadRequest("malformed_idempotency_key", "Idempotency-Key: 1 to 200 chars.")
-    return key
+    return inputs.header_token("Idempotency-Key", request.headers.get("Idempotency-Key"))
 
 
 @blp.route("/games")
 class Games(MethodView):
+    @private(vary=False)
     @limited("create")
-    @blp.arguments(schemas.CreateGameRequest)
-    @blp.response(201, schemas.CreatedGame)
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    @blp.arguments(schemas.CreateGameRequest, examples=examples.CREATE)
+    @blp.response(201, schemas.CreatedGame, headers={**openapi.SECRET, **RATE},
+                  example=examples.CREATED)  # fmt: skip
+    @blp.refuses(*STORE, *BODY, 403, 409, 429)
+    @blp.reads("Idempotency-Key.create")
+    @blp.doc(operationId="createGame", security=PUBLIC)
+    def post(self, body: dict[str, Any]) -> Any:
         """Create a game: seats are players (a token each), bots or open seats."""
         seats = [SeatRequest(**seat) for seat in body.pop("seats")]
-        return cardtrail().handlers.create(CreateGame(seats=seats, **body))
+        request = CreateGame(seats=seats, **body)
+        answer = cardtrail().handlers.create(request, idempotency_key())
+        return created(answer, answer["id"])
 
     @blp.arguments(schemas.ListQuery, location="query", unknown=None)
     @blp.response(200, schemas.GameList)
+    @blp.refuses(*STORE, 422)
+    @blp.doc(operationId="listGames", security=PUBLIC)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first, optionally by status."""
         return cardtrail().queries.list_games(
@@ -71,49 +80,58 @@ class Games(MethodView):
 
 @blp.route("/games/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, schemas.GameView)
-    @blp.doc(security=BEARER)
-    def get(self, game_id: str) -> Any:
+    @private()
+    @blp.response(200, schemas.GameView, headers=TAGGED, example=examples.VIEW)
+    @blp.alt_response(304, response=NOT_MODIFIED)
+    @blp.refuses(*STORE, *BEARER, 404)
+    @blp.reads("If-None-Match")
+    @blp.doc(operationId="getGame", security=OPTIONAL_BEARER)
+    def get(self, game_id: str) -> Response:
         """The game as the bearer's seat sees it, or as a spectator without a token."""
-        view = cardtrail().queries.view(game_id, bearer_token())
-        return view, 200, {"ETag": f'"{view["version"]}"'}
+        return tagged_json(GAME_VIEW.dump(cardtrail().queries.view(game_id, bearer_token())))
 
 
 @blp.route("/games/<game_id>/join")
 class Join(MethodView):
+    @private(vary=False)
     @limited("join")
-    @blp.arguments(schemas.JoinRequest)
-    @blp.response(201, schemas.Joined)
-    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    @blp.arguments(schemas.JoinRequest, examples=examples.JOIN)
+    @blp.response(201, schemas.Joined, headers={**openapi.SECRET, **RATE}, example=examples.JOINED)
+    @blp.refuses(*STORE, *BODY, 404, 409, 429)
+    @blp.reads("Idempotency-Key.join")
+    @blp.doc(operationId="joinGame", security=PUBLIC)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take an open seat; the last seat filled starts the game."""
-        return cardtrail().handlers.join(JoinGame(game_id, **body))
+        answer = cardtrail().handlers.join(JoinGame(game_id, **body), idempotency_key())
+        return created(answer, game_id)
 
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
+    @private()
     @limited("move")
-    @blp.arguments(schemas.MoveRequest())  # an instance: not built again for every move
-    @blp.response(200, schemas.EventsOut)
-    @blp.doc(
-        security=[{"bearerAuth": []}],
-        parameters=[
-            {"in": "header", "name": "If-Match", "schema": {"type": "string"}},
-            {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}},
-        ],
-    )
-    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    @blp.response(200, schemas.EventsOut, headers={**openapi.PRIVATE, **RATE})
+    @blp.refuses(*STORE, *BODY, *BEARER, 404, 409, 412, 429)
+    @blp.reads("If-Match", "Idempotency-Key.move")
+    @blp.doc(operationId="makeMove", security=openapi.BEARER_ONLY, requestBody=openapi.move_body())
+    def post(self, game_id: str) -> dict[str, Any]:
         """Make a move for the bearer's seat; answers with the new events as that seat sees them."""
+        command = moves.from_request(request)
         return cardtrail().handlers.move(
-            game_id, bearer_token(), body, if_match(), idempotency_key()
+            game_id, bearer_token(), command, if_match(), idempotency_key()
         )
 
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
+    @private()
     @limited("follow")
     @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
-    @blp.response(200, schemas.EventsOut)
-    @blp.doc(security=BEARER)
+    @blp.response(200, schemas.EventsOut, headers={**TAGGED, **RATE}, example=examples.EVENTS)
+    @blp.alt_response(304, response=NOT_MODIFIED)
+    @blp.refuses(*STORE, *BEARER, 404, 422, 429)
+    @blp.reads("If-None-Match")
+    @blp.doc(operationId="listEvents", security=OPTIONAL_BEARER)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after version `after`; with `wait` seconds, blocks until one arrives."""
         # Encoded once for every follower woken by the same move (service/queries.py):
@@ -121,12 +139,14 @@ class Events(MethodView):
         body = cardtrail().queries.events_since_json(
             game_id, bearer_token(), query["after"], query["wait"]
         )
-        return Response(body, mimetype="application/json")
+        return tagged(body)
 
 
 @blp.route("/games/<game_id>/hands")
 class Hands(MethodView):
     @blp.response(200, schemas.HandsOut)
+    @blp.refuses(*STORE, 404)
+    @blp.doc(operationId="listHands", security=PUBLIC)
     def get(self, game_id: str) -> dict[str, Any]:
         """Every hand: number, dealer, first and last version, steps, finished, result."""
         return cardtrail().history.hands(game_id)
@@ -134,9 +154,11 @@ class Hands(MethodView):
 
 @blp.route("/games/<game_id>/hands/<int:number>/replay")
 class Replay(MethodView):
+    @private()
     @blp.arguments(schemas.ReplayQuery, location="query", unknown=None)
-    @blp.response(200, schemas.ReplayOut)
-    @blp.doc(security=BEARER)
+    @blp.response(200, schemas.ReplayOut, headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, *BEARER, 404, 422)
+    @blp.doc(operationId="getReplayStep", security=OPTIONAL_BEARER)
     def get(self, query: dict[str, Any], game_id: str, number: int) -> dict[str, Any]:
         """A hand's steps, or with `step=k` the state after step k (0 = the deal).
 
@@ -147,37 +169,42 @@ class Replay(MethodView):
 
 @blp.route("/games/<game_id>/export")
 class Export(MethodView):
-    @blp.doc(
-        security=BEARER,
-        responses={
-            "200": {
-                "description": "JSON Lines (docs/export-format.md)",
-                "content": {"application/jsonl": {"schema": {"type": "string"}}},
-            }
-        },
+    @private()
+    @blp.response(
+        200,
+        openapi.EXPORT_LINES,
+        content_type="application/x-ndjson",
+        description="The finished game as JSON Lines (docs/export-format.md)",
+        headers={**openapi.PRIVATE, "Content-Disposition": "Content-Disposition"},
     )
+    @blp.refuses(*STORE, *BEARER, 404, 409)
+    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER)
     def get(self, game_id: str) -> Response:
         """The whole finished game as JSON Lines, each event with its command and hash."""
         lines = cardtrail().history.export(game_id, bearer_token())
         body = "".join(line + "\n" for line in lines)
         return Response(
             body,
-            mimetype="application/jsonl",
+            mimetype="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="cardtrail-{game_id}.jsonl"'},
         )
 
 
 @blp.route("/games/<game_id>/audit")
 class Audit(MethodView):
-    @blp.response(200, schemas.AuditOut)
-    @blp.doc(security=BEARER)
+    @private()
+    @blp.response(200, schemas.AuditOut, headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, *BEARER, 404, 409)
+    @blp.doc(operationId="getAudit", security=OPTIONAL_BEARER)
     def get(self, game_id: str) -> dict[str, Any]:
         """Re-run the finished game: hash chain, seed commitment, every deal, every move."""
         return cardtrail().history.audit(game_id, bearer_token())
 
+    @private()
     @blp.arguments(schemas.AuditRequest)
-    @blp.response(200, schemas.AuditOut)
-    @blp.doc(security=BEARER)
+    @blp.response(200, schemas.AuditOut, headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, *BODY, *BEARER, 404, 409)
+    @blp.doc(operationId="postAudit", security=OPTIONAL_BEARER)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The same audit, also checking a player's receipts against the log."""
         return cardtrail().history.audit(game_id, bearer_token(), body["receipts"])
@@ -186,6 +213,8 @@ class Audit(MethodView):
 @blp.route("/keys")
 class Keys(MethodView):
     @blp.response(200, schemas.KeysOut)
+    @blp.refuses(*STORE)
+    @blp.doc(operationId="getKeys", security=PUBLIC)
     def get(self) -> dict[str, Any]:
         """Every public key that ever signed this server's receipts, by key id."""
         return {"keys": cardtrail().keyring.all()}
@@ -193,26 +222,17 @@ class Keys(MethodView):
 
 @blp.route("/games/<game_id>/stream")
 class Stream(MethodView):
+    @private()
     @limited("follow")
     @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
-    @blp.doc(
-        security=BEARER,
-        responses={
-            "200": {
-                "description": "Server-Sent Events, one per game event",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
-            }
-        },
-    )
+    @blp.response(200, openapi.EVENT_STREAM, content_type="text/event-stream",
+                  headers={**openapi.PRIVATE, **RATE})  # fmt: skip
+    @blp.refuses(*STORE, *BEARER, 400, 404, 422, 429)
+    @blp.reads("Last-Event-ID")
+    @blp.doc(operationId="streamEvents", security=OPTIONAL_BEARER)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Follow a game with Server-Sent Events (resumes from Last-Event-ID or `after`)."""
-        after = query["after"]
-        last_id = request.headers.get("Last-Event-ID", "")
-        if last_id.isdigit():
-            after = int(last_id)
+        resumed = inputs.last_event_id(request.headers.get("Last-Event-ID"))
+        after = query["after"] if resumed is None else resumed
         stream = cardtrail().queries.follow(game_id, bearer_token(), after, STREAM_SECONDS)
-        return Response(
-            stream,
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return Response(stream, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})

@@ -1,20 +1,24 @@
 """Marshmallow schemas for every request and response body (the record's own, receipts,
 replays and audits, are in `record_schemas`, and named here too).
 
-They describe the HTTP contract generically (commands carry a `type` and the
-fields a move may need); what a move means is the engine's business.
+They describe the HTTP contract generically: a game's own fields are read from the
+registry (`kind_field` turns a declared kind into a field; moves, one schema per move,
+are in `moves`); what a move means is the engine's business.
 """
 
 from collections.abc import Callable
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, ValidationError, fields, validate, validates_schema
 
 from engine import InvalidCard, games
 from engine.cards import parse_card
+from service.api.inputs import Name, Schema  # Schema: refuses lone surrogates anywhere
 from service.api.record_schemas import (  # noqa: F401 - the API's schemas are all here
     AuditOut,
     AuditRequest,
+    ExportHeader,
+    ExportRecord,
     HandOut,
     HandsOut,
     KeysOut,
@@ -41,14 +45,8 @@ class Card(fields.String):
             raise ValidationError(str(error)) from None
 
 
-NAME = validate.And(
-    validate.Length(1, 40),
-    validate.Regexp(r"^[^\x00-\x1f\x7f]+$", error="names may not contain control characters"),
-)
-
-
 class SeatRequest(Schema):
-    name = fields.String(validate=NAME)
+    name = Name()
     bot = fields.String(validate=validate.OneOf(BOT_LEVELS))
     open = fields.Boolean()
     client_seed = fields.String(validate=validate.Length(1, 200))
@@ -93,7 +91,7 @@ class CreatedGame(Schema):
 
 
 class JoinRequest(Schema):
-    name = fields.String(required=True, validate=NAME)
+    name = Name(required=True)
     seat = fields.Integer(validate=validate.Range(0, 7))
     client_seed = fields.String(validate=validate.Length(1, 200))
     webhook = fields.String(validate=validate.Length(1, 2000))
@@ -141,7 +139,7 @@ class You(Schema):
     legal_moves = fields.List(fields.Dict(), required=True)
 
 
-def _field(kind: str) -> fields.Field:
+def kind_field(kind: str) -> fields.Field:
     """The marshmallow field for a kind a game declares (see engine/contract.py)."""
     if kind.startswith("choice:"):
         return fields.String(validate=validate.OneOf(kind.removeprefix("choice:").split("|")))
@@ -180,7 +178,7 @@ def _union(attribute: str) -> dict[str, fields.Field]:
                 else:
                     raise TypeError(f"{field_name!r} is {known} in one game, {kind} in another")
             kinds[field_name] = kind
-    return {field_name: _field(kind) for field_name, kind in kinds.items()}
+    return {field_name: kind_field(kind) for field_name, kind in kinds.items()}
 
 
 GameView = Schema.from_dict(
@@ -208,14 +206,6 @@ GameView = Schema.from_dict(
     name="GameView",
 )
 
-MoveRequest = Schema.from_dict(
-    {
-        "type": fields.String(required=True, validate=validate.Length(1, 40)),
-        **_union("command_fields"),
-    },
-    name="MoveRequest",
-)
-
 
 class Health(Schema):
     ok = fields.Boolean(required=True)
@@ -235,10 +225,20 @@ class EventsQuery(Schema):
     wait = fields.Float(load_default=0, validate=validate.Range(0, 30))
 
 
+class ProblemField(Schema):
+    """One input to blame: a body field ("seats.1.bot"), a query or header name, or null
+    for the body as a whole."""
+
+    field = fields.String(required=True, allow_none=True)
+    reason = fields.String(required=True)
+
+
 class Problem(Schema):
-    type = fields.String(required=True)
+    """RFC 9457 problem details, as every error is answered (application/problem+json)."""
+
+    type = fields.String(required=True, metadata={"format": "uri"})
     title = fields.String(required=True)
-    status = fields.Integer(required=True)
+    status = fields.Integer(required=True, validate=validate.Range(400, 599))
     detail = fields.String(required=True)
-    code = fields.String(required=True)
-    errors = fields.List(fields.Dict())
+    code = fields.String(required=True, metadata={"description": "stable, for programs"})
+    errors = fields.List(fields.Nested(ProblemField))

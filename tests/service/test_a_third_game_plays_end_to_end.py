@@ -97,7 +97,7 @@ def test_minitricks_plays_end_to_end_against_a_worker_bot(client, worker, tmp_pa
     assert sum(len(cards) for cards in step["state"]["hands"]) == 2 * HAND_SIZE - 1
 
     exported = client.get(f"/games/{game_id}/export", headers=auth(token))
-    assert exported.status_code == 200 and exported.mimetype == "application/jsonl"
+    assert exported.status_code == 200 and exported.mimetype == "application/x-ndjson"
     assert audit_export(exported.get_data(as_text=True).splitlines()).ok
     audited = client.get(f"/games/{game_id}/audit", headers=auth(token))
     assert audited.status_code == 200, audited.get_json()

@@ -143,9 +143,10 @@ def test_idempotency_key_of_one_seat_is_not_replayed_for_another(client, redis_c
     response = move(client, game_id, toks[turn], DRAW, Idempotency_Key="mine")
     assert response.status_code == 200
     version = store.version(game_id)
-    # The other seat sending the same key and body must not get the mover's answer (and card).
+    # The other seat sending the same key and body must not get the mover's answer (and
+    # card): its key is its own, so its move is judged afresh (out of turn here).
     response = move(client, game_id, toks[1 - turn], DRAW, Idempotency_Key="mine")
-    body = assert_problem(response, 422, "idempotency_key_reused")
+    body = assert_problem(response, 409, "not_your_turn")
     assert response.get_json()["detail"] and "card" not in body
     assert store.version(game_id) == version
 

@@ -87,9 +87,13 @@ def test_openapi_document_lists_the_paths(client):
     assert "bearerAuth" in doc["components"]["securitySchemes"]
     schemas = doc["components"]["schemas"]
     assert {"MoveRequest", "CreateGameRequest", "GameView"} <= set(schemas)
-    move_fields = schemas["MoveRequest"]["properties"]
-    assert {"type", "source", "card", "cards", "meld"} <= set(move_fields)
-    parameters = {p["name"] for p in paths["/games/{game_id}/moves"]["post"]["parameters"]}
+    moves = [schemas[ref["$ref"].rsplit("/", 1)[1]] for ref in schemas["MoveRequest"]["oneOf"]]
+    move_fields = {name for move in moves for name in move["properties"]}
+    assert {"type", "source", "card", "cards", "meld"} <= move_fields
+    parameters = {
+        doc["components"]["parameters"][p["$ref"].rsplit("/", 1)[1]]["name"]
+        for p in paths["/games/{game_id}/moves"]["post"]["parameters"]
+    }
     assert {"If-Match", "Idempotency-Key"} <= parameters
 
 

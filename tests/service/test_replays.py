@@ -323,7 +323,7 @@ def test_export_is_json_lines_and_cardtrail_audit_judges_it(client, redis_client
 
     response = client.get(f"/games/{game_id}/export", headers=auth(player.toks[1]))
     assert response.status_code == 200
-    assert response.mimetype == "application/jsonl"
+    assert response.mimetype == "application/x-ndjson"
     assert game_id in response.headers["Content-Disposition"]
     body = response.get_data(as_text=True)
     assert body.endswith("\n")
