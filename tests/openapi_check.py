@@ -186,7 +186,7 @@ def _unrouted_problems(openapi: OpenAPI, response, error: PathError) -> list[str
         problems.append(f"problem body at {list(fault.absolute_path)}: {fault.message}")
     if expected == 405:
         item = next(iter(APICallPathFinder.paths_iterator(error.url, openapi.spec))).path
-        documented = {method.upper() for method in item if method in HTTP_METHODS}
+        documented = {method.upper() for method in item.str_keys() if method in HTTP_METHODS}
         allowed = {m.strip() for m in response.headers.get("Allow", "").split(",") if m.strip()}
         if documented - allowed or allowed - documented - IMPLIED_METHODS:
             problems.append(f"Allow is {sorted(allowed)}, the document has {sorted(documented)}")
