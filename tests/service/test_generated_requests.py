@@ -23,6 +23,7 @@ requests is known and asserted.
 """
 
 import random
+import unicodedata
 from collections import Counter
 from typing import Any
 
@@ -68,6 +69,26 @@ GAME_ROUTES = {
     ),
 }
 REFUSED_BY_THE_GAME = ["2xx", "3xx", "401", "403", "404", "409", "412", "422", "429"]
+
+
+# Names the document gives as `format: seat-name` (docs/inputs.md), drawn by that rule:
+# letters, marks, digits, punctuation, symbols and spaces of assigned code points, not
+# starting with a mark, without the letters that show nothing, 1 to 40 characters once
+# NFC and with its spaces collapsed. The server's own check is not used: it is on trial.
+BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800\u034f"
+
+
+def _seat_name_fits(text: str) -> bool:
+    settled = " ".join(unicodedata.normalize("NFC", text).split())
+    return 1 <= len(settled) <= 40 and not unicodedata.category(settled[0]).startswith("M")
+
+
+SEAT_NAMES = st.text(
+    st.characters(categories=["L", "M", "N", "P", "S", "Zs"], exclude_characters=BLANK_LETTERS),
+    min_size=1,
+    max_size=40,
+).filter(_seat_name_fits)
+schemathesis.openapi.format("seat-name", SEAT_NAMES)
 
 
 class GameTooStrict(Failure):
