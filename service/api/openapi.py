@@ -111,11 +111,13 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     ),
     "If-Match": _header(
         "If-Match",
-        'The version the move was decided on, "12" (W/"12" and 12 too): 412 when the game '
-        "is at another one.",
+        'The version the move was decided on, "12" (W/"12" and 12 too), or the ETag of a '
+        'view or event list ("12-3f…": it begins with the version): 412 when the game is at '
+        "another one.",
         {
             "type": "string",
-            "pattern": '^[ \\t]*(W/)?("[ \\t]*[0-9]{1,18}[ \\t]*"|[ \\t]*[0-9]{1,18})[ \\t]*$',
+            "pattern": '^[ \\t]*(W/)?("[ \\t]*[0-9]{1,18}(-[0-9a-f]{1,64})?[ \\t]*"'
+            "|[ \\t]*[0-9]{1,18})[ \\t]*$",
         },
     ),
     "Idempotency-Key.create": _header(

@@ -458,3 +458,17 @@ def test_a_seat_is_one_of_a_name_a_bot_or_open(client, doc):
     stream = doc["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]["content"]
     event = stream["text/event-stream"]["schema"]  # one event: what an SSE reader checks
     assert set(event["required"]) == {"event", "data"}
+
+
+def test_a_views_etag_sent_back_as_if_match_guards_the_move(client):
+    """The tag begins with the version shown, so echoing it, as HTTP clients do, works;
+    a tag from before the game moved on is stale (412)."""
+    game_id, toks, turn = started(client)
+    current = client.get(f"/games/{game_id}", headers=auth(toks[turn]))
+    tag = current.headers["ETag"]
+    assert tag.startswith(f'"{current.get_json()["version"]}-')
+    assert move(client, game_id, toks[turn], DRAW, **{"If-Match": tag}).status_code == 200
+    stale = move(
+        client, game_id, toks[turn], {"type": "discard", "card": "KH"}, **{"If-Match": tag}
+    )
+    assert_problem(stale, 412, "version_mismatch")
