@@ -3,8 +3,8 @@
 `CheckedClient` is Flask's test client (tests/conftest.py makes it every app's) that
 hands each response to openapi-core before the test sees it: the status must be one the
 operation documents, the Content-Type one of that status's media types, the body valid
-against its schema (or absent where none is documented), the documented headers present
-and well formed. Problems are collected, not raised inside the request (a test may be
+against its schema (or absent where none is documented), each documented header well
+formed (and present where the document says `required`). Problems are collected, not raised inside the request (a test may be
 half-way through a game), and tests/conftest.py fails the test with all of them once it
 has run. The document is the one the app itself serves at /openapi.json, read once per
 distinct document, so the spec and the server can never be checked against a copy.
