@@ -218,7 +218,7 @@ SEAT_IS_ONE_OF = {
     "oneOf": [
         {"required": ["name"]},
         {"required": ["bot"]},
-        {"required": ["open"], "properties": {"open": {"enum": [True]}}},
+        {"required": ["open"], "properties": {"open": {"type": "boolean", "enum": [True]}}},
     ]
 }
 
