@@ -14,6 +14,7 @@ from service.following import FollowerHub
 from service.handlers import Handlers
 from service.history import History
 from service.queries import Queries
+from service.ratings import Ratings
 from service.reactions import Reactions
 from service.repository import Repository
 from service.scheduler import TurnScheduler
@@ -24,7 +25,7 @@ from service.signing import KeyRing, Signer
 class Cardtrail:
     """The application: the repository, the handlers of the commands that grow a log,
     the queries that read one, the history of finished hands, the scheduler of
-    background work, and the keys that sign receipts."""
+    background work, the keys that sign receipts, and the ratings projected from the logs."""
 
     repository: Repository
     scheduler: TurnScheduler
@@ -32,6 +33,7 @@ class Cardtrail:
     queries: Queries
     history: History
     keyring: KeyRing
+    ratings: Ratings
 
     @property
     def redis(self) -> redis.Redis:
@@ -72,6 +74,7 @@ def build(
             reactions.clocks(scheduler),
             reactions.webhooks(scheduler),
             reactions.status_index(repository.tables),
+            reactions.ratings(scheduler),
         ]
     )
     return Cardtrail(
@@ -86,4 +89,5 @@ def build(
         ),
         history=History(repository),
         keyring=keyring,
+        ratings=Ratings(client, repository.events),
     )

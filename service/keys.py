@@ -69,3 +69,37 @@ def deadline_job(game_id: str, version: int, suffix: str = "") -> str:
 
 def reminder_job(game_id: str, version: int) -> str:
     return f"remind-{game_id}-{version}"
+
+
+# -- ratings (service/ratings.py): a projection of the logs, every key of one pool under
+# the pool's tag, so each write of a pool is one script on one Cluster slot ----------
+
+EVENTS_PATTERN = "cardtrail:game:*:events"  # every game's stream (the rebuild reads them all)
+
+
+def _pool_tag(pool: str) -> str:
+    return f"cardtrail:ratings:{{{pool}}}"
+
+
+def rating_skills(pool: str) -> str:
+    return f"{_pool_tag(pool)}:skills"  # hash: identity -> {mu, sigma, games, name} JSON
+
+
+def rating_board(pool: str) -> str:
+    return f"{_pool_tag(pool)}:board"  # sorted set: identity -> ordinal (mu - 3 sigma)
+
+
+def rating_ledger(pool: str) -> str:
+    return f"{_pool_tag(pool)}:ledger"  # sorted set: game id -> when it ended (the order)
+
+
+def rating_games(pool: str) -> str:
+    return f"{_pool_tag(pool)}:games"  # hash: game id -> the rated game (service.rated_games)
+
+
+def rating_version(pool: str) -> str:
+    return f"{_pool_tag(pool)}:version"  # counter: every write of the pool checks and bumps it
+
+
+def ratings_job(game_id: str) -> str:
+    return f"ratings-{game_id}"

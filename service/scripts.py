@@ -3,6 +3,9 @@
 # KEYS[1] events stream, KEYS[2] idempotency key ("" slot-mate when unused)
 # ARGV[1] expected version, ARGV[2] idempotency record ("" for none), ARGV[3] TTL s,
 # then for each event three values: event JSON, its chain hash, its command JSON ("" for none).
+# The entry holding a command also gets `t`, when it was recorded: the Redis server's clock
+# as "<seconds>.<microseconds>" (outside the hash chain: it orders finished games for the
+# ratings, service/rated_games.py, and proves nothing).
 # Returns {"ok", new_version} | {"conflict", current_version} | {"replay", record}.
 APPEND = """
 if ARGV[2] ~= '' then
@@ -13,10 +16,13 @@ local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then
   return {'conflict', version}
 end
+local now = redis.call('TIME')
+local at = now[1] .. '.' .. string.format('%06d', tonumber(now[2]))
 for i = 4, #ARGV, 3 do
   version = version + 1
   if ARGV[i + 2] ~= '' then
-    redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2])
+    redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2],
+      't', at)
   else
     redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1])
   end
@@ -77,4 +83,28 @@ for seat = 0, players - 1 do
   end
 end
 return 0
+"""
+
+# KEYS: one rating pool's version, skills, board, ledger, games (service.keys: one slot).
+# ARGV[1] the version the write was computed at, ARGV[2] what it replaces: "add" (nothing),
+# "skills" (every skill and the board: a re-fold) or "all" (the ledger too: a rebuild),
+# ARGV[3] n, then n games (id, order score, JSON), then skills (identity, JSON, ordinal).
+# Returns 1 when written, 0 when the pool moved on since (recompute and try again).
+RATINGS_WRITE = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[2] ~= 'add' then redis.call('DEL', KEYS[2], KEYS[3]) end
+if ARGV[2] == 'all' then redis.call('DEL', KEYS[4], KEYS[5]) end
+local i = 4
+for _ = 1, tonumber(ARGV[3]) do
+  redis.call('ZADD', KEYS[4], ARGV[i + 1], ARGV[i])
+  redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 2])
+  i = i + 3
+end
+while i <= #ARGV do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[3], ARGV[i + 2], ARGV[i])
+  i = i + 3
+end
+redis.call('INCR', KEYS[1])
+return 1
 """

@@ -27,7 +27,7 @@ PROBLEM_JSON = "application/problem+json"
 OPERATIONS = {
     "createGame", "listGames", "getGame", "joinGame", "makeMove", "listEvents",
     "streamEvents", "listHands", "getReplayStep", "exportGame", "getAudit", "postAudit",
-    "getKeys", "live",
+    "getKeys", "live", "listRatingPools", "getLeaderboard",
 }  # fmt: skip
 LIMITED = {"createGame", "joinGame", "makeMove", "listEvents", "streamEvents"}
 
