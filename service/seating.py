@@ -83,8 +83,11 @@ def seats(requests: list[SeatRequest], bots: Any) -> tuple[list[Seat], list[dict
 
 
 def first_deal(table: Table, state: Any) -> protocol.Step:
-    """Every seat filled: the client seeds recorded and the first hand dealt."""
+    """Every seat filled: the client seeds and who sits where recorded, the first hand
+    dealt. (While a seat is still empty this only checks the deal: it is made again,
+    with everyone's identity, when the last seat is taken.)"""
     try:
-        return protocol.seat(games.get(table.game), state, table.seeds, table.deck)
+        game = games.get(table.game)
+        return protocol.seat(game, state, table.seeds, table.deck, table.identities())
     except IllegalMove as error:
         raise Refused("invalid_deck", error.message, "deck") from None
