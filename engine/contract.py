@@ -130,6 +130,9 @@ class Game(Generic[S, Opts]):
     commands: ClassVar[Mapping[str, FieldKinds]]
     view_fields: ClassVar[FieldKinds] = {}
     bots: ClassVar[Mapping[str, Bot]] = {}
+    # how many seats of one game a single player (an account) may hold: one, unless a
+    # game is meant to be played by one person for several seats
+    seats_per_player: ClassVar[int] = 1
     event_version: ClassVar[int] = EVENT_VERSION
     # the class of the game's states (a frozen dataclass): what `decode_state` builds
     state_type: ClassVar[type]

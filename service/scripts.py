@@ -111,14 +111,6 @@ end
 return 0
 """
 
-# KEYS[1] meta hash of a table whose id was chosen ahead; ARGV: field, value, field, ….
-# Writes the table only if it does not exist yet: 1, else 0.
-ADD_NEW = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return 1
-"""
-
 # KEYS: one rating pool's version, skills, board, ledger, games (service.keys: one slot).
 # ARGV[1] the version the write was computed at, ARGV[2] what it replaces: "add" (nothing),
 # "skills" (every skill and the board: a re-fold) or "all" (the ledger too: a rebuild),

@@ -121,7 +121,6 @@ class TableStore:
         self.redis = client
         self._join = client.register_script(scripts.JOIN_OPEN)
         self._close = client.register_script(scripts.CLOSE)
-        self._add_new = client.register_script(scripts.ADD_NEW)
 
     def add(self, table: Table) -> None:
         """Write a new table and its seats' token index."""
@@ -175,16 +174,6 @@ class TableStore:
         found = self.redis.hget(keys.meta(game_id), field)
         return found.decode() if found else other
 
-    def add_new(self, table: Table) -> bool:
-        """Write a table that must not exist yet (its id was chosen ahead: a rematch's);
-        False when another request wrote it first."""
-        if not self._add_new(keys=[keys.meta(table.id)], args=_flat(encode(table))):
-            return False
-        pipe = self.redis.pipeline(transaction=False)
-        _index_tokens(pipe, table)
-        pipe.execute()
-        return True
-
     def token_known(self, digest: str) -> bool:
         return self.redis.hget(keys.TOKENS, digest) is not None
 
@@ -202,6 +191,12 @@ class TableStore:
     def close(self, game_id: str) -> bool:
         """Mark a waiting table abandoned, unless a join took its last seat first."""
         return bool(self._close(keys=[keys.meta(game_id)]))
+
+    def remove(self, game_id: str) -> None:
+        """A table nobody was ever told of (a rematch made twice at once: the one that
+        lost), gone with its log."""
+        self.unlist(game_id)
+        self.redis.delete(keys.meta(game_id), keys.events(game_id), keys.snapshot(game_id))
 
     def unlist(self, game_id: str) -> None:
         """A vanished table: out of every index."""
@@ -232,10 +227,6 @@ def _index_tokens(pipe: Any, table: Table) -> None:
     tokens = {s.token_digest: table.id for s in table.seats if s.token_digest}
     if tokens:
         pipe.hset(keys.TOKENS, mapping=tokens)
-
-
-def _flat(mapping: dict[str, Any]) -> list[Any]:
-    return [item for pair in mapping.items() for item in pair]
 
 
 def _refuse_join(chosen: int, wanted: int | None) -> None:

@@ -27,9 +27,14 @@ PROBLEM_JSON = "application/problem+json"
 OPERATIONS = {
     "createGame", "listGames", "getGame", "joinGame", "makeMove", "listEvents",
     "streamEvents", "listHands", "getReplayStep", "exportGame", "getAudit", "postAudit",
-    "getKeys", "live", "listRatingPools", "getLeaderboard",
+    "getKeys", "live", "listRatingPools", "getLeaderboard", "rematchGame",
+    "signUp", "getMe", "getPlayer", "logIn", "logOut", "createToken", "listTokens",
+    "revokeToken",
 }  # fmt: skip
-LIMITED = {"createGame", "joinGame", "makeMove", "listEvents", "streamEvents"}
+LIMITED = {
+    "createGame", "joinGame", "makeMove", "listEvents", "streamEvents", "rematchGame",
+    "signUp", "logIn",
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -88,9 +93,11 @@ def test_every_operation_is_named_once_and_secured(doc):
     for path, method, operation in operations(doc):
         assert "security" in operation, (path, method)
     secured = {op["operationId"]: op["security"] for _, _, op in operations(doc)}
-    assert secured["makeMove"] == [{"bearerAuth": []}]
-    assert secured["getGame"] == [{"bearerAuth": []}, {}]  # a token is optional
-    assert secured["createGame"] == secured["listGames"] == secured["getKeys"] == []
+    credential = [{"bearerAuth": []}, {"sessionCookie": []}]  # a token, or a player's session
+    assert secured["makeMove"] == secured["getMe"] == secured["rematchGame"] == credential
+    assert secured["getGame"] == [*credential, {}]  # a credential is optional
+    assert secured["createGame"] == secured["joinGame"] == [*credential, {}]  # for `me` seats
+    assert secured["listGames"] == secured["getKeys"] == secured["getPlayer"] == []
 
 
 def test_every_error_is_documented_as_problem_json(doc):
