@@ -83,6 +83,15 @@ class FollowerHub:
                 watch.changed.wait(left)
             return watch.version
 
+    def known(self, game_id: str) -> int | None:
+        """The newest version this process's reader of the game has seen, None when no
+        reader follows it yet. It may lag the log by a moment, never lead it: a follower
+        who finds nothing newer here and waits is woken by that very reader."""
+        watch = self._watches.get(game_id)
+        if watch is None or watch.version < 0:
+            return None
+        return watch.version
+
     def wait_once(self, game_id: str, after: int, timeout: float) -> int:
         """`wait` for a single long-poll: a place for the wait's length only."""
         with self.following(game_id) as watch:

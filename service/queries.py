@@ -124,7 +124,7 @@ class Queries:
         table = self.tables.get(game_id)
         seat = self.auth.seat_of(table, token)
         known = None
-        if wait > 0 and self.events.version(game_id) <= after:
+        if wait > 0 and self._latest(game_id) <= after:
             known = self.hub.wait_once(game_id, after, spread(wait))
         same = ("events", game_id, seat, after, known, tuple(table.names()))
         if known is not None and (encoded := self.recent.get(same)) is not None:
@@ -137,6 +137,13 @@ class Queries:
         if known == loaded.version:
             self.recent.put(same, encoded)
         return encoded
+
+    def _latest(self, game_id: str) -> int:
+        """The game's version as far as a follower needs it: the hub's when it follows
+        the game (no round trip: a follower woken by a move re-polls straight away), else
+        the log's length."""
+        known = self.hub.known(game_id)
+        return self.events.version(game_id) if known is None else known
 
     def follow(self, game_id: str, token: Credential, after: int, seconds: float) -> "Stream":
         """Server-Sent Events: each new event as the caller may see it, then wait for more.

@@ -158,8 +158,9 @@ def joiner_name(name: str | None, player: Player | None) -> str:
     in any spelling), else the one given, which a person without an account must give."""
     if player is None:
         if not name:
+            # Not the schema's to say (the name is optional with a player's credential).
             detail = "Give your name, or join with your credential."
-            raise Refused("validation_error", detail, "name")
+            raise Refused("name_required", detail, "name")
         return name
     if name is not None and name_key(name) != name_key(player.name):
         detail = f"You join as {player.name!r}: a player's seat carries their own name."

@@ -3,8 +3,8 @@
 `CheckedClient` is Flask's test client (tests/conftest.py makes it every app's) that
 hands each response to openapi-core before the test sees it: the status must be one the
 operation documents, the Content-Type one of that status's media types, the body valid
-against its schema (or absent where none is documented), the documented headers present
-and well formed. Problems are collected, not raised inside the request (a test may be
+against its schema (or absent where none is documented), each documented header well
+formed (and present where the document says `required`). Problems are collected, not raised inside the request (a test may be
 half-way through a game), and tests/conftest.py fails the test with all of them once it
 has run. The document is the one the app itself serves at /openapi.json, read once per
 distinct document, so the spec and the server can never be checked against a copy.
@@ -80,6 +80,9 @@ class _Collector:
 COLLECTOR = _Collector()
 _documents: dict[str, OpenAPI] = {}
 _documents_lock = threading.Lock()
+MAX_VERDICTS = 20_000
+_verdicts: dict[tuple, list[str]] = {}
+_verdicts_lock = threading.Lock()
 
 
 def document_of(app: Flask) -> OpenAPI:
@@ -135,14 +138,12 @@ def _url(request: WerkzeugOpenAPIRequest) -> str:
     return request.host_url + request.path.lstrip("/")
 
 
-def _documented(openapi: OpenAPI, request: WerkzeugOpenAPIRequest, status: int) -> Any:
-    """The operation's response object for `status` (or its default), or None."""
-    finder = APICallPathFinder(openapi.spec)
-    _, operation, _, _, _ = finder.find(request.method, _url(request))
+def _documented(operation: Any, status: int) -> Any:
+    """The operation's response object for `status` (or its default)."""
     return ResponseFinder(operation / "responses").find(str(status))
 
 
-def _stream_problems(openapi: OpenAPI, request: WerkzeugOpenAPIRequest, response) -> list[str]:
+def _stream_problems(openapi: OpenAPI, request, response, operation: Any) -> list[str]:
     """Status, media type and headers of a stream; its body is never read here."""
     wrapped = WerkzeugOpenAPIResponse(response)
     problems = [
@@ -151,20 +152,20 @@ def _stream_problems(openapi: OpenAPI, request: WerkzeugOpenAPIRequest, response
     ]
     if problems:
         return problems
-    documented = _documented(openapi, request, response.status_code)
+    documented = _documented(operation, response.status_code)
     types = list((documented / "content").keys()) if "content" in documented else []
     if response.mimetype not in types:
         problems.append(f"Content-Type {response.mimetype!r} is not one of {types}")
     return problems
 
 
-def _body_problems(openapi: OpenAPI, request: WerkzeugOpenAPIRequest, response) -> list[str]:
+def _body_problems(openapi: OpenAPI, request, response, operation: Any) -> list[str]:
     """What openapi-core finds, and a body where the document promises none."""
     wrapped = WerkzeugOpenAPIResponse(response)
     problems = [_explain(error) for error in openapi.iter_response_errors(request, wrapped)]
     if problems:
         return problems
-    documented = _documented(openapi, request, response.status_code)
+    documented = _documented(operation, response.status_code)
     if "content" not in documented and wrapped.data:
         problems.append(f"a body ({len(wrapped.data)} bytes) where the document has no content")
     return problems
@@ -186,7 +187,7 @@ def _unrouted_problems(openapi: OpenAPI, response, error: PathError) -> list[str
         problems.append(f"problem body at {list(fault.absolute_path)}: {fault.message}")
     if expected == 405:
         item = next(iter(APICallPathFinder.paths_iterator(error.url, openapi.spec))).path
-        documented = {method.upper() for method in item if method in HTTP_METHODS}
+        documented = {method.upper() for method in item.str_keys() if method in HTTP_METHODS}
         allowed = {m.strip() for m in response.headers.get("Allow", "").split(",") if m.strip()}
         if documented - allowed or allowed - documented - IMPLIED_METHODS:
             problems.append(f"Allow is {sorted(allowed)}, the document has {sorted(documented)}")
@@ -194,19 +195,45 @@ def _unrouted_problems(openapi: OpenAPI, response, error: PathError) -> list[str
 
 
 def problems_of(openapi: OpenAPI, response: TestResponse) -> list[str]:
-    """Everything about `response` that its operation in `openapi` does not allow."""
+    """Everything about `response` that its operation in `openapi` does not allow.
+
+    openapi-core takes milliseconds per answer, and suites poll: an answer identical to
+    one already judged (same document, request line, status, headers and body) gets the
+    same verdict without asking again."""
     request = response.request
     if not _is_api(request.path):
         return []
     head = request.method == "HEAD"
+    streamed = head or response.mimetype in STREAM_TYPES
     wrapped = _AsGet(request) if head else _Sent(request)
+    body = b"" if streamed else response.get_data()
+    key = (
+        id(openapi),
+        request.method,
+        request.path,
+        response.status_code,
+        tuple(response.headers.items()),
+        hashlib.sha256(body).digest(),
+    )
+    with _verdicts_lock:
+        known = _verdicts.get(key)
+    if known is None:
+        known = _judge(openapi, wrapped, response, streamed)
+        with _verdicts_lock:
+            if len(_verdicts) > MAX_VERDICTS:
+                _verdicts.clear()
+            _verdicts[key] = known
+    return list(known)
+
+
+def _judge(openapi: OpenAPI, wrapped, response: TestResponse, streamed: bool) -> list[str]:
     try:
-        APICallPathFinder(openapi.spec).find(wrapped.method, _url(wrapped))
+        _, operation, _, _, _ = APICallPathFinder(openapi.spec).find(wrapped.method, _url(wrapped))
     except PathError as error:
         return _unrouted_problems(openapi, response, error)
-    if head or response.mimetype in STREAM_TYPES:
-        return _stream_problems(openapi, wrapped, response)
-    return _body_problems(openapi, wrapped, response)
+    if streamed:
+        return _stream_problems(openapi, wrapped, response, operation)
+    return _body_problems(openapi, wrapped, response, operation)
 
 
 def describe(response: TestResponse, problems: list[str]) -> str:

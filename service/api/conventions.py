@@ -13,6 +13,7 @@
 
 import functools
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,6 +21,7 @@ from flask import Flask, Response, current_app, g, request, url_for
 
 View = TypeVar("View", bound=Callable[..., Any])
 NO_STORE = "private, no-store"
+_VERSION = re.compile(rb'\{"version":\s*([0-9]{1,18})[,}]')  # an event list leads with it
 _MARK = "cardtrail_private"
 
 
@@ -52,9 +54,14 @@ def init(app: Flask) -> None:
     app.after_request(_cache_headers)
 
 
-def tagged(body: bytes, mimetype: str = "application/json") -> Response:
-    """`body` with its ETag, or 304 when the request's If-None-Match names it."""
-    tag = hashlib.sha256(body).hexdigest()[:32]
+def tagged(body: bytes, mimetype: str = "application/json", version: int | None = None) -> Response:
+    """`body` with its ETag, or 304 when the request's If-None-Match names it. The tag
+    begins with the version the body shows (`"12-3fa9…"`), so a client may send a view's
+    ETag back as a move's If-Match, as HTTP has it."""
+    digest = hashlib.sha256(body).hexdigest()
+    if version is None and (shown := _VERSION.match(body)):
+        version = int(shown.group(1))
+    tag = f"{version}-{digest[:24]}" if isinstance(version, int) else digest[:32]
     response = Response(body, mimetype=mimetype)
     response.set_etag(tag)
     # RFC 9110's weak comparison for If-None-Match ("*" matches too); no other precondition
@@ -68,7 +75,8 @@ def tagged(body: bytes, mimetype: str = "application/json") -> Response:
 
 def tagged_json(data: Any) -> Response:
     """`data` as the app's JSON, tagged (see `tagged`)."""
-    return tagged(current_app.json.dumps(data).encode() + b"\n")
+    shown = data.get("version") if isinstance(data, dict) else None
+    return tagged(current_app.json.dumps(data).encode() + b"\n", version=shown)
 
 
 def created(answer: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:

@@ -33,6 +33,7 @@ from service.errors import BadRequest
 
 MAX_HEADER_DIGITS = 18
 _DIGITS = re.compile(rf"[0-9]{{1,{MAX_HEADER_DIGITS}}}")  # [0-9]: ASCII only, unlike \d
+_DIGEST = re.compile("[0-9a-f]{1,64}")  # an ETag's part after its version
 _PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]+")
 
 # -- headers ------------------------------------------------------------------------------
@@ -56,13 +57,17 @@ def header_integer(
 
 
 def version_tag(header: str, value: str | None) -> int | None:
-    """The version an entity tag names (`"12"`, `W/"12"`, or a bare 12), None without
-    the header; BadRequest naming the header for anything else (a list, `*`, "v2")."""
+    """The version an entity tag names (`"12"`, `W/"12"`, a bare 12, or a view's ETag
+    `"12-3fa9…"`, which begins with the version it shows), None without the header;
+    BadRequest naming the header for anything else (a list, `*`, "v2")."""
     if value is None:
         return None
     text = value.strip(" \t").removeprefix("W/")
     if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = text[1:-1]
+        text = text[1:-1].strip(" \t")  # the document allows blanks inside the quotes
+        version, dash, digest = text.partition("-")
+        if dash and _DIGEST.fullmatch(digest):
+            text = version
     return header_integer(header, text, "a version", '"12"')
 
 

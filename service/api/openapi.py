@@ -112,9 +112,14 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     ),
     "If-Match": _header(
         "If-Match",
-        'The version the move was decided on, "12" (W/"12" and 12 too): 412 when the game '
-        "is at another one.",
-        _STRING,
+        'The version the move was decided on, "12" (W/"12" and 12 too), or the ETag of a '
+        'view or event list ("12-3f…": it begins with the version): 412 when the game is at '
+        "another one.",
+        {
+            "type": "string",
+            "pattern": '^[ \\t]*(W/)?("[ \\t]*[0-9]{1,18}(-[0-9a-f]{1,64})?[ \\t]*"'
+            "|[ \\t]*[0-9]{1,18})[ \\t]*$",
+        },
     ),
     "Idempotency-Key.create": _header(
         "Idempotency-Key",
@@ -143,7 +148,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "Last-Event-ID",
         "The id (version) of the last event received: the stream resumes after it, "
         "whatever `after` says.",
-        {"type": "string", "pattern": "^[0-9]{0,18}$"},
+        {"type": "string", "pattern": "^[ \\t]*([0-9]{1,18})?[ \\t]*$"},
     ),
 }
 
@@ -196,11 +201,29 @@ EXPORT_LINES = {
     },
 }
 EVENT_STREAM = {
-    "description": "Server-Sent Events: `retry: 2000` first, then for each event `id: "
-    "<version>`, `event: <type>` and `data: <the event as JSON, as the bearer may see it>`, "
-    "with a `: keep-alive` comment every 15 s; the stream ends after 300 s or once the game "
-    "is over and told (reconnect with Last-Event-ID).",
-    "type": "string",
+    "description": "Server-Sent Events, one per game event (the schema is one event's): "
+    "`retry: 2000` first, then for each event its `id` (the version), `event` (its type) and "
+    "`data` (the event as JSON, as the bearer may see it), with a `: keep-alive` comment "
+    "every 15 s; the stream ends after 300 s or once the game is over and told (reconnect "
+    "with Last-Event-ID).",
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "the event's version"},
+        "event": {"type": "string", "description": "the event's type"},
+        "data": {"type": "string", "description": "the event, as JSON"},
+        "retry": {"type": "integer", "minimum": 0},
+    },
+}
+# A seat is exactly one of a player, a bot or an open seat (schemas.SeatRequest).
+SEAT_IS_ONE_OF = {
+    "oneOf": [
+        {"required": ["name"]},
+        {"required": ["bot"]},
+        {"required": ["open"], "properties": {"open": {"enum": [True]}}},
+        {"required": ["me"], "properties": {"me": {"enum": [True]}}},
+        {"required": ["player"]},
+    ]
 }
 
 
@@ -225,6 +248,7 @@ def register(spec: Any) -> None:
     for name, parameter in PARAMETERS.items():
         spec.components.parameter(name, "header", parameter)
     spec.components.schema("Problem", schema=schemas.Problem)
+    spec.components.schema("SeatRequest", SEAT_IS_ONE_OF, schema=schemas.SeatRequest)
     spec.components.schema("ExportHeader", schema=schemas.ExportHeader)
     spec.components.schema("ExportRecord", schema=schemas.ExportRecord)
     for status in PROBLEM_STATUSES:

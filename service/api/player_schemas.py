@@ -5,7 +5,7 @@ from marshmallow import fields, validate
 
 from service.api.inputs import Name, Schema
 from service.api.ratings import Rating
-from service.api.schemas import Joined, SeatOut
+from service.api.schemas import NAME_DOC, Joined, SeatOut
 
 PASSWORD = validate.Length(8, 1024)
 _ID = {"description": 'The player\'s id: "p_" and 16 characters; it never changes.'}
@@ -14,7 +14,10 @@ _ID = {"description": 'The player\'s id: "p_" and 16 characters; it never change
 class SignUp(Schema):
     name = Name(
         required=True,
-        metadata={"description": "Unique however it is cased: NFC, then compared casefolded."},
+        metadata={
+            **NAME_DOC,
+            "description": "A seat's name (docs/inputs.md), unique however it is cased.",
+        },
     )
     password = fields.String(required=True, validate=PASSWORD, load_only=True)
 

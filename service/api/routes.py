@@ -117,7 +117,7 @@ class Rematch(MethodView):
     @blp.response(201, player_schemas.RematchOut, headers={**openapi.SECRET, **RATE})
     @blp.alt_response(200, schema=player_schemas.RematchOut,
                       description="The rematch was offered before: here it is")  # fmt: skip
-    @blp.refuses(*STORE, *BEARER, 404, 409, 422, 429)
+    @blp.refuses(*STORE, *BODY, *BEARER, 404, 409, 429)
     @blp.reads("Idempotency-Key.rematch", "X-CSRF-Token")
     @blp.doc(operationId="rematchGame", security=BEARER_ONLY)
     def post(self, game_id: str) -> Any:

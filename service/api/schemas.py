@@ -6,6 +6,7 @@ registry (`kind_field` turns a declared kind into a field; moves, one schema per
 are in `moves`); what a move means is the engine's business.
 """
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -34,26 +35,53 @@ from service.tables import STATUSES
 BOT_LEVELS = tuple(dict.fromkeys(level for name in games.names() for level in games.get(name).bots))
 
 
+# A card as the engine reads it (engine.cards.parse_card): a rank and a suit, or a joker,
+# in either case, with white space around it allowed. The document gives this pattern, and
+# a card outside it is refused even where Python would still read it ("10\u017f": the long
+# s is "S" in upper case), so the document and the server agree.
+CARD_PATTERN = r"^[ \t\n\r\f\v]*(?:(?:[2-9AaJjQqKk]|10)[CcDdHhSs]|[Jj][KkLl])[ \t\n\r\f\v]*$"
+_CARD = re.compile(CARD_PATTERN)
+
+
 class Card(fields.String):
     """A card in cardtrail notation, e.g. "10H", "QS", "JK"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["metadata"] = {"pattern": CARD_PATTERN, **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
         try:
-            return parse_card(text)
+            card = parse_card(text)
         except InvalidCard as error:
             raise ValidationError(str(error)) from None
+        if _CARD.fullmatch(text) is None:
+            raise ValidationError(f"{text!r} is not a card in the notation ({CARD_PATTERN})")
+        return card
+
+
+# Names are what docs/inputs.md says (`inputs.seat_name`): more than a pattern can say, so
+# the document names the rule as a format of its own.
+NAME_DOC = {"format": "seat-name", "description": "A seat's name (docs/inputs.md)."}
 
 
 class SeatRequest(Schema):
-    """A person by name, a bot, an open seat, your own seat (`me`, with your player's
-    credential: bound to your account) or a seat reserved for the `player` named."""
+    """A seat: exactly one of a person's `name`, a `bot`, `open: true`, your own seat
+    (`me: true`, with your player's credential: bound to your account) or one kept for
+    the `player` named (the document says so with a oneOf: `openapi.SEAT_IS_ONE_OF`)."""
 
-    name = Name()
+    name = Name(metadata=NAME_DOC)
     bot = fields.String(validate=validate.OneOf(BOT_LEVELS))
-    open = fields.Boolean()
-    me = fields.Boolean(metadata={"description": "Your own seat: needs your credential."})
-    player = Name(metadata={"description": "Invite this player: the seat is kept for them."})
+    open = fields.Boolean(truthy={True}, falsy={False})
+    me = fields.Boolean(
+        truthy={True},
+        falsy={False},
+        metadata={"description": "Your own seat: needs your credential."},
+    )
+    player = Name(
+        metadata={**NAME_DOC, "description": "Invite this player: the seat is kept for them."}
+    )
     client_seed = fields.String(validate=validate.Length(1, 200))
     webhook = fields.String(validate=validate.Length(1, 2000))
 
@@ -105,10 +133,10 @@ class CreatedGame(Schema):
 
 class JoinRequest(Schema):
     name = Name(
-        metadata={"description": "Required without a player's credential; with one, the "
-                  "seat carries the player's own name."}
+        metadata={**NAME_DOC, "description": "Required without a player's credential; with "
+                  "one, the seat carries the player's own name."}
     )  # fmt: skip
-    seat = fields.Integer(validate=validate.Range(0, 7))
+    seat = fields.Integer(strict=True, validate=validate.Range(0, 7))
     client_seed = fields.String(validate=validate.Length(1, 200))
     webhook = fields.String(validate=validate.Length(1, 2000))
 
@@ -171,7 +199,7 @@ def kind_field(kind: str) -> fields.Field:
         ),
         "int": lambda: fields.Integer(strict=True),
         "int_or_null": lambda: fields.Integer(strict=True, allow_none=True),
-        "bool": lambda: fields.Boolean(),
+        "bool": lambda: fields.Boolean(truthy={True}, falsy={False}),
         "int_list": lambda: fields.List(fields.Integer()),
         "cards_list": lambda: fields.List(fields.List(fields.String())),
         "dicts": lambda: fields.List(fields.Dict()),

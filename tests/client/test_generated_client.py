@@ -129,8 +129,8 @@ def not_modified(table: Table, seat: int, view_answer) -> None:
 
 
 def play_turn(table: Table, seat: int, view_answer, rng: random.Random) -> bool:
-    """One random legal move (never a forfeit while another move is legal), sent with
-    If-Match; False when a bot's move overtook it (412), so the seat looks again."""
+    """One random legal move (never a forfeit while another move is legal), sent with the
+    view's ETag as If-Match; False when a bot's move overtook it (412): look again."""
     view = view_answer.parsed
     legal = [move.to_dict() for move in view.you.legal_moves]
     choices = [move for move in legal if move["type"] != "forfeit"] or legal
@@ -140,7 +140,7 @@ def play_turn(table: Table, seat: int, view_answer, rng: random.Random) -> bool:
         table.game_id,
         client=table.seats[seat],
         body=body,
-        if_match=f'"{view.version}"',
+        if_match=view_answer.headers["etag"],  # the view's tag names its version
     )
     if answer.status_code == HTTPStatus.PRECONDITION_FAILED:
         assert_problem(table, answer, HTTPStatus.PRECONDITION_FAILED)

@@ -437,3 +437,48 @@ def test_each_seat_has_idempotency_keys_of_its_own(client, redis_client):
     repeat = move(client, game_id, toks[1 - turn], DRAW, Idempotency_Key="k1")
     assert repeat.get_data() == response.get_data()
     assert store.version(game_id) == version + 1
+
+
+def test_cards_are_what_the_document_says(client, doc):
+    """The notation's pattern is the server's: either case and white space around, but
+    nothing Python alone would read as a card (the long s upper-cases to S)."""
+    pattern = doc["components"]["schemas"]["DiscardMove"]["properties"]["card"]["pattern"]
+    assert pattern.startswith("^") and pattern.endswith("$")
+    game_id, toks, turn = started(client)
+    lenient = move(client, game_id, toks[turn], {"type": "discard", "card": " qs "})
+    assert_problem(lenient, 422, "must_draw_first")  # read as a card; the game refuses it
+    body = assert_problem(
+        move(client, game_id, toks[turn], {"type": "discard", "card": "10\u017f"}),
+        422,
+        "validation_error",
+    )
+    assert body["errors"][0]["field"] == "card"
+
+
+def test_a_seat_is_one_of_a_name_a_bot_or_open(client, doc):
+    seat = doc["components"]["schemas"]["SeatRequest"]
+    branches = [branch["required"] for branch in seat["oneOf"]]
+    assert branches == [["name"], ["bot"], ["open"], ["me"], ["player"]]  # me, player: accounts
+    assert seat["properties"]["name"]["format"] == "seat-name"
+    refusals = ({}, {"name": "ann", "bot": "greedy"}, {"open": False}, {"open": "yes"},
+                {"me": False}, {"me": True, "name": "ann"})  # fmt: skip
+    for refused in refusals:
+        response = client.post("/games", json={"seats": [{"name": "bob"}, refused]})
+        assert_problem(response, 422, "validation_error")
+    stream = doc["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]["content"]
+    event = stream["text/event-stream"]["schema"]  # one event: what an SSE reader checks
+    assert set(event["required"]) == {"event", "data"}
+
+
+def test_a_views_etag_sent_back_as_if_match_guards_the_move(client):
+    """The tag begins with the version shown, so echoing it, as HTTP clients do, works;
+    a tag from before the game moved on is stale (412)."""
+    game_id, toks, turn = started(client)
+    current = client.get(f"/games/{game_id}", headers=auth(toks[turn]))
+    tag = current.headers["ETag"]
+    assert tag.startswith(f'"{current.get_json()["version"]}-')
+    assert move(client, game_id, toks[turn], DRAW, **{"If-Match": tag}).status_code == 200
+    stale = move(
+        client, game_id, toks[turn], {"type": "discard", "card": "KH"}, **{"If-Match": tag}
+    )
+    assert_problem(stale, 412, "version_mismatch")

@@ -334,7 +334,7 @@ def test_a_player_holds_one_seat_of_a_game_and_joins_under_their_own_name(app):
         == "bob"
     )
     # Anonymous joins still name themselves, and a name is still required of them.
-    assert_problem(http.post(f"/games/{game['id']}/join", json={}), 422)
+    assert_problem(http.post(f"/games/{game['id']}/join", json={}), 422, "name_required")
     assert http.post(f"/games/{game['id']}/join", json={"name": "cid"}).status_code == 201
 
 
