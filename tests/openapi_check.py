@@ -4,16 +4,17 @@
 hands each response to openapi-core before the test sees it: the status must be one the
 operation documents, the Content-Type one of that status's media types, the body valid
 against its schema (or absent where none is documented), each documented header well
-formed (and present where the document says `required`). Problems are collected, not raised inside the request (a test may be
-half-way through a game), and tests/conftest.py fails the test with all of them once it
-has run. The document is the one the app itself serves at /openapi.json, read once per
-distinct document, so the spec and the server can never be checked against a copy.
+formed (and present where the document says `required`). Problems are collected, not
+raised inside the request (a test may be half-way through a game), and
+tests/conftest.py fails the test with all of them once it has run. The document is the
+one the app itself serves at /openapi.json, read once per distinct document, so the
+spec and the server can never be checked against a copy.
 
 Streams (text/event-stream) are checked by status, media type and headers only: their
 body never ends while the test reads it. Paths that are not part of the API (the web
 pages, static files, the document itself) are left alone; any other path the document
-lacks is itself a problem.
-"""
+lacks is itself a problem, unless it is answered as the document answers an unknown
+path or method (a 404 problem; a 405 problem whose Allow lists the documented methods)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,10 @@ from werkzeug.test import TestResponse
 # Served, but not the API: HTML pages, their assets, and the document itself.
 NOT_API_PREFIXES = ("/static/", "/assets/", "/play/", "/replay/")
 NOT_API_PATHS = ("/", "/openapi.json")
+# Readiness is left out of the document on purpose (service/api/health.py: its 503 is
+# its meaning, not a fault of the request); its answers are held to the document's
+# Problem all the same: 200 JSON, or 503 problem+json with Retry-After.
+READINESS_PATHS = ("/health", "/health/ready")
 STREAM_TYPES = ("text/event-stream",)
 PROBLEM_TYPE = "application/problem+json"
 HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
@@ -171,20 +176,42 @@ def _body_problems(openapi: OpenAPI, request, response, operation: Any) -> list[
     return problems
 
 
-def _unrouted_problems(openapi: OpenAPI, response, error: PathError) -> list[str]:
-    """A path or method the document lacks: the answer must still be the document's
-    problem (404 for a path, 405 naming the documented methods in Allow for a method)."""
-    expected = 405 if isinstance(error, OperationNotFound) else 404
-    if response.status_code != expected:
-        return [_explain(error), f"and the answer was {response.status_code}, not {expected}"]
+def _problem_problems(openapi: OpenAPI, response) -> list[str]:
+    """The answer is the document's Problem, as problem+json, with its own status."""
     problems = []
     if response.mimetype != PROBLEM_TYPE:
-        problems.append(f"a {expected} as {response.mimetype!r}, not {PROBLEM_TYPE}")
+        problems.append(f"a {response.status_code} as {response.mimetype!r}, not {PROBLEM_TYPE}")
     problem_schema = openapi.spec / "components" / "schemas" / "Problem"
     checker = oas30_read_schema_validators_factory.create(openapi.spec, problem_schema)
     body = response.get_json(silent=True)
     for fault in checker.validator.iter_errors(body):
         problems.append(f"problem body at {list(fault.absolute_path)}: {fault.message}")
+    if isinstance(body, dict) and body.get("status") != response.status_code:
+        problems.append(f"problem status {body.get('status')!r} on a {response.status_code}")
+    return problems
+
+
+def _readiness_problems(openapi: OpenAPI, response) -> list[str]:
+    if response.status_code == 200:
+        ok = response.mimetype == "application/json" and response.get_json(silent=True)
+        return [] if ok else [f"a readiness 200 as {response.mimetype!r}"]
+    if response.status_code != 503:
+        return [f"readiness answered {response.status_code}, not 200 or 503"]
+    problems = _problem_problems(openapi, response)
+    if not response.headers.get("Retry-After", "").isdigit():
+        problems.append("a readiness 503 without Retry-After in seconds")
+    return problems
+
+
+def _unrouted_problems(openapi: OpenAPI, response, error: PathError) -> list[str]:
+    """A path or method the document lacks: the answer must still be the document's
+    problem (404 for a path, 405 naming the documented methods in Allow for a method)."""
+    if response.request.path in READINESS_PATHS and response.request.method in ("GET", "HEAD"):
+        return _readiness_problems(openapi, response)
+    expected = 405 if isinstance(error, OperationNotFound) else 404
+    if response.status_code != expected:
+        return [_explain(error), f"and the answer was {response.status_code}, not {expected}"]
+    problems = _problem_problems(openapi, response)
     if expected == 405:
         item = next(iter(APICallPathFinder.paths_iterator(error.url, openapi.spec))).path
         documented = {method.upper() for method in item.str_keys() if method in HTTP_METHODS}

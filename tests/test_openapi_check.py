@@ -96,6 +96,12 @@ def _app() -> Flask:
     def elsewhere():
         return jsonify({})
 
+    @app.get("/health/ready")
+    def ready():
+        response = jsonify({"code": "not_ready", "status": 503})
+        response.status_code, response.mimetype = 503, "application/problem+json"
+        return response  # no Retry-After
+
     @app.errorhandler(404)
     @app.errorhandler(405)
     def refused(error):
@@ -151,3 +157,10 @@ def test_a_path_the_document_lacks_is_reported_unless_refused_as_documented(chec
     refused = client.post("/things/good")
     assert refused.status_code == 405 and "GET" in refused.headers["Allow"]
     assert problems_of(document_of(app), refused) == []
+
+
+@pytest.mark.off_protocol("the checker's own test reads the problems itself")
+def test_readiness_outside_the_document_is_still_held_to_its_problem(checked):
+    app, client = checked
+    problems = problems_of(document_of(app), client.get("/health/ready"))
+    assert problems == ["a readiness 503 without Retry-After in seconds"], problems

@@ -64,7 +64,7 @@ def version_tag(header: str, value: str | None) -> int | None:
         return None
     text = value.strip(" \t").removeprefix("W/")
     if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = text[1:-1].strip(" \t")  # the document allows blanks inside the quotes
+        text = text[1:-1].strip(" \t")
         version, dash, digest = text.partition("-")
         if dash and _DIGEST.fullmatch(digest):
             text = version

@@ -220,8 +220,8 @@ SEAT_IS_ONE_OF = {
     "oneOf": [
         {"required": ["name"]},
         {"required": ["bot"]},
-        {"required": ["open"], "properties": {"open": {"enum": [True]}}},
-        {"required": ["me"], "properties": {"me": {"enum": [True]}}},
+        {"required": ["open"], "properties": {"open": {"type": "boolean", "enum": [True]}}},
+        {"required": ["me"], "properties": {"me": {"type": "boolean", "enum": [True]}}},
         {"required": ["player"]},
     ]
 }
