@@ -118,6 +118,29 @@ def replay(game_id: str, number: int | None, token: str | None) -> None:
     raise SystemExit(print_replay(game_id, number, token))
 
 
+@main.group()
+def rebuild() -> None:
+    """Recompute a projection from the event streams alone (REDIS_URL names the Redis)."""
+
+
+@rebuild.command("ratings")
+def rebuild_ratings() -> None:
+    """Every rating pool folded again from the finished games' logs, in the order they
+    ended; the same numbers the workers keep up to date (docs/ratings.md)."""
+    import os
+
+    from service.ratings import Ratings
+    from service.redis_server import connect
+    from service.store import EventStore
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        raise click.UsageError("Set REDIS_URL to the server's Redis (cardtrail serve prints it).")
+    client = connect(url)
+    for pool, count in sorted(Ratings(client, EventStore(client)).rebuild().items()):
+        click.echo(f"{pool}: {count} rated game{'' if count == 1 else 's'}")
+
+
 @main.command()
 @click.option("--game", "game_name", default="rummy", show_default=True)
 @click.option(

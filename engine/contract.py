@@ -15,9 +15,9 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from engine import codec
+from engine import codec, rating
 from engine.errors import NoHandDealt
-from engine.events import EVENT_VERSION
+from engine.events import EVENT_VERSION, as_game_ended
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -130,6 +130,9 @@ class Game(Generic[S, Opts]):
     commands: ClassVar[Mapping[str, FieldKinds]]
     view_fields: ClassVar[FieldKinds] = {}
     bots: ClassVar[Mapping[str, Bot]] = {}
+    # how many seats of one game a single player (an account) may hold: one, unless a
+    # game is meant to be played by one person for several seats
+    seats_per_player: ClassVar[int] = 1
     event_version: ClassVar[int] = EVENT_VERSION
     # the class of the game's states (a frozen dataclass): what `decode_state` builds
     state_type: ClassVar[type]
@@ -217,6 +220,39 @@ class Game(Generic[S, Opts]):
     def sides(self, options: Opts, players: int) -> tuple[tuple[int, ...], ...] | None:
         """Who plays together, as seats; None when every seat plays for itself."""
         return None
+
+    # -- ratings (engine.rating): by default one pool per game, sides as teams ----
+
+    def rating_pools(self) -> dict[str, str]:
+        """Every pool this game's games are rated in: its id (the game's name, or the name
+        and a dash and more: ids are unique across games) -> a title for people."""
+        return {self.name: self.display_name}
+
+    def rating_pool(self, options: Opts, players: int) -> str:
+        """The pool a game with these options and seats is rated in (one of `rating_pools`)."""
+        return self.name
+
+    def rating_teams(self, options: Opts, players: int) -> rating.Teams:
+        """Who wins or loses together: the sides, or every seat for itself."""
+        return self.sides(options, players) or rating.solo_teams(players)
+
+    def rating_places(self, options: Opts, players: int, ended: Event) -> tuple[int, ...]:
+        """Each team's place (`rating.places`): by default winners first, a forfeiting
+        seat's team last and everyone else tied between."""
+        over = as_game_ended(ended)
+        teams = self.rating_teams(options, players)
+        return rating.places(teams, over["winners"], over.get("forfeited"))
+
+    def rated_outcome(self, created: Event, ended: Event) -> rating.Outcome:
+        """What the game recorded by `created` (its `game_created`) and `ended` (its
+        `game_ended`) says for ratings."""
+        state = self.evolve(None, created)
+        options, players = state.options, state.players
+        return rating.Outcome(
+            pool=self.rating_pool(options, players),
+            teams=self.rating_teams(options, players),
+            places=self.rating_places(options, players, ended),
+        )
 
     def bot(self, level: str) -> Bot:
         """The bot of `level`; KeyError for a level this game has no bot of."""

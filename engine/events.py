@@ -5,12 +5,15 @@ export as they are; these TypedDicts only say which fields code outside a game m
 on. A game's own events (a draw, a bid, a trick) are its business and are not listed.
 
 Game events (made by each game's decider):
-  game_created  the game's options and seats, then the table's commitments
+  game_created  the game's options and seats, then the table's commitments (and, for a
+                game that follows another, `dealer_after`: the first dealer is the seat
+                after that one)
   hand_dealt    a deck in full, who dealt, the hand's number
   hand_ended    each seat's points this hand (`deltas`) and totals (`scores`)
   game_ended    the winning seats (`winners`) and the final `scores`
 Table events (made by `engine.table`, the same for every game; folds pass over them):
-  players_seated  every seat filled, with the client seeds that go into the deal key
+  players_seated  every seat filled, with the client seeds that go into the deal key and
+                  who sits in each seat (`seats`: plain identities the service gives)
   seed_revealed   the server seed, once the game is over (or abandoned)
   game_abandoned  a waiting game nobody filled in time, closed before any card was dealt
   turn_started    a clocked turn began (when, and its deadline)
@@ -59,6 +62,9 @@ class GameCreated(TypedDict):
     # games created before it was recorded lack it
     seed_source: NotRequired[str]
     clock: NotRequired[ClockSettings]
+    # a game that follows another (a rematch): the first dealer is the seat after this
+    # one, the other game's first dealer; games without it drew or chose theirs
+    dealer_after: NotRequired[int]
 
 
 class HandDealt(TypedDict):
@@ -87,10 +93,23 @@ class GameEnded(TypedDict):
     forfeited: NotRequired[int]
 
 
+class SeatIdentity(TypedDict, total=False):
+    """Who sits in a seat, as the service tells the table: an account's `player` id and
+    display `name`, a `bot`'s level, or only the `name` of a person without an account.
+    Plain data: the engine knows no accounts, it records what it is given, so that
+    projections of the log (ratings, a player's games) need nothing but the log."""
+
+    player: str
+    name: str
+    bot: str
+
+
 class PlayersSeated(TypedDict):
     type: Literal["players_seated"]
     v: int
     client_seeds: list[str | None]
+    # one identity per seat; logs from before identities were recorded lack it
+    seats: NotRequired[list[SeatIdentity]]
 
 
 class SeedRevealed(TypedDict):
@@ -123,6 +142,10 @@ class GameAbandoned(TypedDict):
 
 # Typed readings of a plain event (events stay dicts: these only tell the type checker
 # which fields the vocabulary guarantees once the type name has been checked).
+
+
+def as_players_seated(event: dict[str, Any]) -> PlayersSeated:
+    return cast(PlayersSeated, event)
 
 
 def as_hand_ended(event: dict[str, Any]) -> HandEnded:

@@ -3,8 +3,10 @@
 Each batch the service appended opens with its command: {"type": "create"}, {"type":
 "start"}, a seat's move, or {"type": "abandon"} (a waiting table that nobody filled in
 time: the log ends there, before any deal). The audit produces each batch again with the
-very functions the service used (`engine.table`) from that command, the seeds and the
-recorded times, and requires exactly the recorded events.
+very functions the service used (`engine.table`) from that command, the seeds, the
+recorded times and the recorded inputs that are not the rules' to judge (who sits in each
+seat; the dealer a rematch passes the deal on from), and requires exactly the recorded
+events.
 """
 
 import json
@@ -14,7 +16,6 @@ from engine import IllegalMove, InvalidOptions, games, ledger
 from engine import table as protocol
 from engine.contract import Event, Game
 from engine.events import GAME_ABANDONED, PLAYERS_SEATED, TURN_STARTED, TURN_TIMED_OUT
-from engine.table.clock import as_options
 from replays.verdict import Entry, Verdict
 
 
@@ -105,9 +106,13 @@ class _Replay:
         """The creation, then (when every seat was filled at once) the seating."""
         created = recorded[0]
         try:
-            setup = _setup_of(self.game, created)
+            setup = protocol.recorded_setup(self.game, created)
             made = protocol.create(
-                setup, self.server_seed, created["deck_source"], created.get("seed_source")
+                setup,
+                self.server_seed,
+                created["deck_source"],
+                created.get("seed_source"),
+                created.get("dealer_after"),
             )
         except (InvalidOptions, KeyError, TypeError, ValueError, AttributeError) as error:
             reason = getattr(error, "reason", error)
@@ -145,6 +150,10 @@ class _Replay:
         if encoding not in (1, 2):
             self._fail(where, f"the seats were recorded in an unknown format (v {encoding!r})")
             return None
+        identities = recorded[0].get("seats")  # who sits where: fed back as recorded
+        if identities is not None and not isinstance(identities, list):
+            self._fail(where, "the seats' identities are not a list")
+            return None
         self.seeds = protocol.Seeds(self.server_seed, tuple(seeds), encoding)
         deck = None
         if self.verdict.deck_source == "explicit":
@@ -153,9 +162,12 @@ class _Replay:
                 "hand 1 was dealt from an explicit deck (testing only), not from the seeds"
             )
         try:
-            seated = protocol.seat(self.game, state, self.seeds, deck)
+            seated = protocol.seat(self.game, state, self.seeds, deck, identities)
         except IllegalMove as error:
             self._fail(where, f"the first deal is not a valid deck: {error.message}")
+            return None
+        except (ValueError, TypeError, AttributeError) as error:
+            self._fail(where, f"the seats' identities are not one per seat ({error})")
             return None
         self.state = state
         return seated.events
@@ -228,15 +240,6 @@ class _Replay:
             if entry.event["type"] == TURN_STARTED:
                 self.deadlines[entry.event.get("seat")] = entry.event.get("deadline")
         return True
-
-
-def _setup_of(game: Game[Any, Any], created: Event) -> protocol.Setup:
-    """The table setup a recorded creation claims: its options, seats and clock."""
-    players = created["players"]
-    options = dict(created["options"])
-    if "clock" in created:  # a table option, recorded parsed: read back as given
-        options.update(as_options(created["clock"]))
-    return protocol.setup(game, None, options, players)
 
 
 def _same(

@@ -10,11 +10,16 @@ from dataclasses import dataclass
 import redis
 
 from service import reactions
+from service.credentials import Credentials
 from service.following import FollowerHub
 from service.handlers import Handlers
 from service.history import History
+from service.player_games import PlayerGames
+from service.players import Players
 from service.queries import Queries
+from service.ratings import Ratings
 from service.reactions import Reactions
+from service.rematch import Rematches
 from service.repository import Repository
 from service.scheduler import TurnScheduler
 from service.signing import KeyRing, Signer
@@ -24,7 +29,8 @@ from service.signing import KeyRing, Signer
 class Cardtrail:
     """The application: the repository, the handlers of the commands that grow a log,
     the queries that read one, the history of finished hands, the scheduler of
-    background work, and the keys that sign receipts."""
+    background work, the keys that sign receipts, and the ratings projected from the logs;
+    the players (accounts), their credentials, and rematches."""
 
     repository: Repository
     scheduler: TurnScheduler
@@ -32,10 +38,19 @@ class Cardtrail:
     queries: Queries
     history: History
     keyring: KeyRing
+    ratings: Ratings
+    players: Players
+    credentials: Credentials
+    rematches: Rematches
 
     @property
     def redis(self) -> redis.Redis:
         return self.repository.redis
+
+    @property
+    def player_games(self) -> PlayerGames:
+        """Each player's games and news (the inbox lists them)."""
+        return self.handlers.player_games
 
     def close(self) -> None:
         self.repository.redis.close()
@@ -66,18 +81,13 @@ def build(
         keyring.register(signer)
     else:
         signer = None
-    after_append = Reactions(
-        [
-            reactions.bot_turns(scheduler),
-            reactions.clocks(scheduler),
-            reactions.webhooks(scheduler),
-            reactions.status_index(repository.tables),
-        ]
-    )
+    players = Players(client)
+    after_append = _reactions(scheduler, repository)
+    handlers = Handlers(repository, after_append, signer, allow_preset_deck, players=players)
     return Cardtrail(
         repository=repository,
         scheduler=scheduler,
-        handlers=Handlers(repository, after_append, signer, allow_preset_deck),
+        handlers=handlers,
         queries=Queries(
             repository,
             scheduler,
@@ -86,4 +96,21 @@ def build(
         ),
         history=History(repository),
         keyring=keyring,
+        ratings=Ratings(client, repository.events),
+        players=players,
+        credentials=Credentials(client, players),
+        rematches=Rematches(handlers, scheduler),
+    )
+
+
+def _reactions(scheduler: TurnScheduler, repository: Repository) -> Reactions:
+    """What every append sets going (service.reactions), in order."""
+    return Reactions(
+        [
+            reactions.bot_turns(scheduler),
+            reactions.clocks(scheduler),
+            reactions.webhooks(scheduler),
+            reactions.status_index(repository.tables),
+            reactions.ratings(scheduler),
+        ]
     )

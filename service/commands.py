@@ -11,13 +11,20 @@ from typing import Any
 from engine import games
 from engine.contract import Command, Event, Game
 from service.errors import Refused
+from service.players import Player
 
 
 @dataclass(frozen=True)
 class SeatRequest:
+    """One seat a creator asks for: a person by `name`, a `bot`, an `open` seat, the
+    creator's own (`me`: bound to their account), or one reserved for the `player` of
+    that name (an invitation)."""
+
     name: str | None = None
     bot: str | None = None
     open: bool = False
+    me: bool = False
+    player: str | None = None
     client_seed: str | None = None
     webhook: str | None = None
 
@@ -30,15 +37,20 @@ class CreateGame:
     options: dict[str, Any] = field(default_factory=dict)
     seed: str | None = None  # the server seed, chosen by a test (testing servers only)
     deck: list[str] | None = None  # the first hand's deck, chosen by a test
+    creator: Player | None = None  # the account creating it (for `me` seats)
 
 
 @dataclass(frozen=True)
 class JoinGame:
+    """An open seat taken by a person (`name`), or by a `player`: the seat reserved for
+    them first, else an open one, bound to their account."""
+
     game_id: str
-    name: str
+    name: str | None = None
     seat: int | None = None
     client_seed: str | None = None
     webhook: str | None = None
+    player: Player | None = None
 
 
 @dataclass(frozen=True)

@@ -15,17 +15,19 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from engine import IllegalMove, ledger
 from engine import table as protocol
 from engine.contract import Command, Event
-from service import keys, seating
-from service.auth import SeatAuth, new_token
+from service import abandoning, keys, seating
+from service.auth import Credential, SeatAuth, new_token
 from service.commands import CreateGame, JoinGame, MakeMove, check_shape
 from service.errors import Conflict, Refused, StaleVersion, from_illegal_move
 from service.idempotency import KeptAnswers
+from service.player_games import PlayerGames
+from service.players import Player, Players
 from service.presentation import shown_events
 from service.reactions import Appended, Reactions
 from service.repository import Loaded, Repository
@@ -42,6 +44,7 @@ class Handlers:
         signer: Signer | None = None,
         allow_preset_deck: bool = False,
         clock: Callable[[], float] = time.time,
+        players: Players | None = None,
     ) -> None:
         self.repository = repository
         self.tables = repository.tables
@@ -51,6 +54,8 @@ class Handlers:
         self.allow_preset_deck = allow_preset_deck
         self.now = clock
         self.kept = KeptAnswers(repository.redis)
+        self.players = players or Players(repository.redis)
+        self.player_games = PlayerGames(repository.redis, self.tables, repository.events)
 
     def receipt(self, game_id: str, version: int, chain_hash: str) -> dict[str, Any]:
         """{"receipt": …} for an answer at `version`, or nothing without a signer."""
@@ -74,32 +79,22 @@ class Handlers:
     def _create(self, request: CreateGame) -> dict[str, Any]:
         seating.refuse_testing_only(request, self.allow_preset_deck)
         setup = seating.setup(request)
-        seats, answer = seating.seats(request.seats, setup.game.bots)
+        seats, answer = seating.seats(
+            request.seats, setup.game, request.creator, self.players.by_name
+        )
         # The server seed is the server's own: 256 random bits, secret until the game ends.
         server_seed = request.seed or secrets.token_hex(32)
         seed_source = "server" if request.seed is None else "client"
         deck_source = "seed" if request.deck is None else "explicit"
         created = protocol.create(setup, server_seed, deck_source, seed_source)
-        table = Table(
-            id=seating.new_game_id(),
-            game=setup.game.name,
-            preset=request.preset,
-            seats=tuple(seats),
-            server_seed=server_seed,
-            created=self.now(),
-            status="waiting" if any(seat.is_open for seat in seats) else "playing",
-            clock=setup.clock,
-            deck=tuple(request.deck) if request.deck is not None else None,
-            seed_source=seed_source,
-        )
+        table = seating.new_table(request, setup, seats, server_seed, self.now())
         dealt = seating.first_deal(table, created.state)  # checked now, even if dealt later
         self.tables.add(table)
-        fresh = Loaded(table, setup.game, None, 0, ledger.chain_start(table.id))
+        self.player_games.seated(table)
         if table.status == "waiting":
-            batch = self.repository.batch(fresh, created.events, protocol.CREATE)
-            self.repository.append(fresh, batch, created.state)
-            self.tables.set_status(table, "waiting")
+            batch = self.open_table(table, created)
         else:
+            fresh = Loaded(table, setup.game, None, 0, ledger.chain_start(table.id))
             batch = self._start(fresh, created.events, dealt, protocol.CREATE)
         return {
             "id": table.id,
@@ -110,6 +105,16 @@ class Handlers:
             "seed_source": seed_source,
             **self.receipt(table.id, batch.version, batch.last_hash),
         }
+
+    def open_table(self, table: Table, created: protocol.Step) -> Batch:
+        """Append the creation of a table that waits for seats to be taken, and list it as
+        waiting; MovedOn when its log was begun already (a racing request's)."""
+        game = seating.game_of(table)
+        fresh = Loaded(table, game, None, 0, ledger.chain_start(table.id))
+        batch = self.repository.batch(fresh, created.events, protocol.CREATE)
+        self.repository.append(fresh, batch, created.state)
+        self.tables.set_status(table, "waiting")
+        return batch
 
     def _start(
         self, loaded: Loaded, opening: list[Event], dealt: protocol.Step, command: Command
@@ -149,9 +154,20 @@ class Handlers:
         table = self.tables.get(request.game_id)
         refuse_unknown_seat(table, request.seat)
         hook = seating.webhook(request.webhook, "webhook")
+        name = seating.joiner_name(request.name, request.player)
+        player = request.player.id if request.player else None
+        asked = Seat(-1, name, None, None, request.client_seed or None, hook, player)
+        return self.sit(table, request.seat, asked)
+
+    def sit(self, table: Table, wanted: int | None, asked: Seat) -> dict[str, Any]:
+        """Take a seat (the wanted one, or the player's reserved one, or the first open)
+        for `asked` with a fresh token; the last seat taken deals the first hand."""
         token, digest = new_token()
-        asked = Seat(-1, request.name, None, digest, request.client_seed or None, hook)
-        number, left = self.tables.take_seat(table.id, request.seat, asked)
+        asked = replace(asked, token_digest=digest)
+        most = seating.game_of(table).seats_per_player
+        number, left = self.tables.take_seat(table.id, wanted, asked, most)
+        if asked.player is not None:
+            self.player_games.add(table, [asked.player])
         if left == 0:
             loaded = self.repository.load(table.id)
             dealt = seating.first_deal(loaded.table, loaded.state)
@@ -167,61 +183,30 @@ class Handlers:
             "seed_commitment": table.seed_commitment,
             **self.receipt(table.id, version, chain_hash),
         }
-        if hook:
-            joined["webhook_secret"] = hook.secret
+        if asked.webhook:
+            joined["webhook_secret"] = asked.webhook.secret
         return joined
 
     # -- abandoning -----------------------------------------------------------------
 
     def abandon(self, game_id: str, now: float) -> int | None:
-        """Close a waiting game nobody filled in time: `game_abandoned` and the seed, at
-        the version it was loaded at. The version it leaves the game at, or None when the
-        game is no longer waiting (a join took the last seat first: it wins).
-
-        The table is closed before the log is appended, so no join can seat anyone after
-        the seed is shown; a crash in between leaves a closed table that the next sweep
-        finishes."""
-        loaded = self.repository.load(game_id)
-        table = loaded.table
-        if table.status not in ("waiting", "abandoned"):
-            self.tables.set_status(table, table.status)  # out of the waiting index
-            return None
-        try:
-            step = protocol.abandon(loaded.game, loaded.state, table.server_seed, now)
-        except IllegalMove:  # seated and dealt, but the status was never updated
-            finished = loaded.game.is_finished(loaded.state)
-            self.tables.set_status(table, "finished" if finished else "playing")
-            return None
-        if not self.tables.close(game_id):
-            return None
-        if table.status == "abandoned" and self._abandoned_already(loaded):
-            self.tables.set_status(table, "abandoned")
-            return loaded.version
-        batch = self.repository.batch(loaded, step.events, protocol.ABANDON)
-        self.repository.append(loaded, batch, step.state)
-        self.tables.set_status(table, "abandoned")
-        self.react(
-            Appended(table, loaded.game, loaded.version, step.events, loaded.state, step.state, [])
-        )
-        return batch.version
-
-    def _abandoned_already(self, loaded: Loaded) -> bool:
-        last = self.repository.events.read(loaded.id, after=loaded.version - 1)
-        return bool(last) and last[-1]["type"] == "seed_revealed"
+        """Close a waiting game nobody filled in time (`service.abandoning`)."""
+        return abandoning.abandon(self, game_id, now)
 
     # -- moving -------------------------------------------------------------------
 
     def move(
         self,
         game_id: str,
-        token: str | None,
+        who: Credential,
         command: Command,
         if_match: int | None = None,
         idempotency_key: str | None = None,
     ) -> dict[str, Any]:
-        """A move by the bearer of a seat's token."""
+        """A move by the bearer of a seat's token, or by the player bound to the seat."""
         loaded = self.repository.load(game_id)
-        seat = self.auth.acting_seat(loaded.table, token)
+        acting = loaded.game.to_act(loaded.state) if isinstance(who, Player) else ()
+        seat = self.auth.acting_seat(loaded.table, who, acting)
         return self.act(MakeMove(game_id, seat, command, if_match, idempotency_key), loaded)
 
     def act(self, request: MakeMove, loaded: Loaded | None = None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from replays import receipts as receipt_checks
 from replays.export import export_lines
 from replays.replay import HandSpan, HandStates, hand_spans
 from replays.verdict import Entry
-from service.auth import SeatAuth
+from service.auth import Credential, SeatAuth
 from service.errors import Conflict, Forbidden, NotFound, Refused
 from service.presentation import shown_event
 from service.repository import Loaded, Repository
@@ -69,7 +69,7 @@ class History:
         return {"hands": [span.as_dict() for span in self._log(game_id).spans]}
 
     def replay(
-        self, game_id: str, number: int, token: str | None, step: int | None
+        self, game_id: str, number: int, token: Credential, step: int | None
     ) -> dict[str, Any]:
         """A hand's steps, or the state after step `step`: face up once the hand is over,
         from the caller's own seat while it is in play (spectators must wait)."""
@@ -97,7 +97,7 @@ class History:
             raise Refused("no_such_step", f"Hand {number} has steps 0 to {span.steps}.", "step")
         return {**base, "step": step, "event": hand.event(step), "state": hand.state(step)}
 
-    def _finished(self, game_id: str, token: str | None) -> Loaded:
+    def _finished(self, game_id: str, token: Credential) -> Loaded:
         loaded = self.repository.load(game_id)
         self.auth.seat_of(loaded.table, token)
         over = loaded.game.is_finished(loaded.state) or loaded.table.status == "abandoned"
@@ -108,13 +108,13 @@ class History:
             )
         return loaded
 
-    def export(self, game_id: str, token: str | None) -> Iterator[str]:
+    def export(self, game_id: str, token: Credential) -> Iterator[str]:
         loaded = self._finished(game_id, token)
         records = self.records(game_id)[: loaded.version]
         return export_lines(game_id, loaded.table.game, records, self.keyring.all())
 
     def audit(
-        self, game_id: str, token: str | None, receipts: list[dict[str, Any]] | None = None
+        self, game_id: str, token: Credential, receipts: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
         """The verdict on the finished game; each of `receipts` (a player's) must match."""
         loaded = self._finished(game_id, token)

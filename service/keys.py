@@ -69,3 +69,74 @@ def deadline_job(game_id: str, version: int, suffix: str = "") -> str:
 
 def reminder_job(game_id: str, version: int) -> str:
     return f"remind-{game_id}-{version}"
+
+
+# -- ratings (service/ratings.py): a projection of the logs, every key of one pool under
+# the pool's tag, so each write of a pool is one script on one Cluster slot ----------
+
+EVENTS_PATTERN = "cardtrail:game:*:events"  # every game's stream (the rebuild reads them all)
+
+
+def _pool_tag(pool: str) -> str:
+    return f"cardtrail:ratings:{{{pool}}}"
+
+
+def rating_skills(pool: str) -> str:
+    return f"{_pool_tag(pool)}:skills"  # hash: identity -> {mu, sigma, games, name} JSON
+
+
+def rating_board(pool: str) -> str:
+    return f"{_pool_tag(pool)}:board"  # sorted set: identity -> ordinal (mu - 3 sigma)
+
+
+def rating_ledger(pool: str) -> str:
+    return f"{_pool_tag(pool)}:ledger"  # sorted set: game id -> when it ended (the order)
+
+
+def rating_games(pool: str) -> str:
+    return f"{_pool_tag(pool)}:games"  # hash: game id -> the rated game (service.rated_games)
+
+
+def rating_version(pool: str) -> str:
+    return f"{_pool_tag(pool)}:version"  # counter: every write of the pool checks and bumps it
+
+
+def ratings_job(game_id: str) -> str:
+    return f"ratings-{game_id}"
+
+
+# -- players (service/players.py, service/player_games.py): every key of one player
+# under the player's tag; the name and token indexes are cross-player hashes --------
+
+PLAYER_NAMES = "cardtrail:players:names"  # hash: name key (NFC, casefolded) -> player id
+PLAYER_TOKENS = "cardtrail:players:tokens"  # hash: sha256(personal token) -> "<player> <token id>"
+
+
+def _player_tag(player_id: str) -> str:
+    return f"cardtrail:player:{{{player_id}}}"
+
+
+def player(player_id: str) -> str:
+    return _player_tag(player_id)  # hash: name, name_key, password (Argon2id hash), created
+
+
+def player_tokens(player_id: str) -> str:
+    return f"{_player_tag(player_id)}:tokens"  # hash: token id -> {label, created, digest} JSON
+
+
+def player_games(player_id: str) -> str:
+    return f"{_player_tag(player_id)}:games"  # sorted set: game id -> when the game was created
+
+
+def player_news(player_id: str) -> str:
+    """Stream: what the player should hear of (invited, rematch_offered), newest last;
+    the player's own stream of news reads it."""
+    return f"{_player_tag(player_id)}:news"
+
+
+def session(digest: str) -> str:
+    return f"cardtrail:session:{{{digest}}}"  # hash: player, csrf (expires with the session)
+
+
+def rematch_idempotency(game_id: str, key_digest: str) -> str:
+    return f"{_tag(game_id)}:idem:rematch:{key_digest}"  # string: a rematch's kept answer

@@ -1,8 +1,9 @@
 """The queries: a game as one caller may see it, its events since a version (waiting for
 the next one when asked), a stream of them, and the list of games.
 
-Nothing here writes. A seat's token shows that seat's cards; no token shows what a
-spectator may see; every event is redacted for the caller before it leaves.
+Nothing here writes. A seat's token, or the credential of the player bound to a seat,
+shows that seat's cards; no credential (or a player's who holds no seat here) shows what
+a spectator may see; every event is redacted for the caller before it leaves.
 """
 
 import json
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
-from service.auth import SeatAuth
+from service.auth import Credential, SeatAuth
 from service.following import FollowerHub
 from service.presentation import game_view, shown_event, shown_events
 from service.repository import Loaded, Repository
@@ -72,10 +73,12 @@ class Queries:
         self.auth = SeatAuth(repository.tables)
         self.recent = Recent()
 
-    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def view(self, game_id: str, who: Credential) -> dict[str, Any]:
         loaded = self.repository.load(game_id)
-        seat = self.auth.seat_of(loaded.table, token)
-        return {**game_view(loaded, seat, self.clocked(loaded)), **self.receipt(loaded)}
+        seat = self.auth.seat_of(loaded.table, who, loaded.game.to_act(loaded.state))
+        links = {k: v for k, v in (("rematch_of", loaded.table.rematch_of),
+                                   ("rematch", loaded.table.rematch)) if v}  # fmt: skip
+        return {**game_view(loaded, seat, self.clocked(loaded)), **links, **self.receipt(loaded)}
 
     def receipt(self, loaded: Loaded) -> dict[str, Any]:
         """A signed receipt for the version shown (none without a signer); signed once
@@ -103,17 +106,19 @@ class Queries:
                 "status": table.status,
                 "created": table.created,
                 "seats": [seat.public() for seat in table.seats],
+                **({"rematch_of": table.rematch_of} if table.rematch_of else {}),
+                **({"rematch": table.rematch} if table.rematch else {}),
             }
             for table in found
         ]
         return {"items": items, "page": page, "page_size": page_size, "total": total}
 
-    def events_since(self, game_id: str, token: str | None, after: int, wait: float) -> dict:
+    def events_since(self, game_id: str, token: Credential, after: int, wait: float) -> dict:
         """The events after version `after`; with `wait`, blocks until one arrives."""
         answer: dict = json.loads(self.events_since_json(game_id, token, after, wait))
         return answer
 
-    def events_since_json(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
+    def events_since_json(self, game_id: str, token: Credential, after: int, wait: float) -> bytes:
         """`events_since` as JSON text. Every follower of a game woken by one move asks the
         same, so the first one's answer, encoded once, serves the others who see it alike."""
         table = self.tables.get(game_id)
@@ -140,7 +145,7 @@ class Queries:
         known = self.hub.known(game_id)
         return self.events.version(game_id) if known is None else known
 
-    def follow(self, game_id: str, token: str | None, after: int, seconds: float) -> "Stream":
+    def follow(self, game_id: str, token: Credential, after: int, seconds: float) -> "Stream":
         """Server-Sent Events: each new event as the caller may see it, then wait for more.
 
         Ends after `seconds` (the client reconnects with Last-Event-ID) or once the game

@@ -2,9 +2,10 @@
 
 Every append (a game created or started, a move, a time-out) is described once as an
 `Appended` fact; each reaction reads it and does one thing: hand a bot its turn, keep
-the clocks, notify the seats with webhooks, keep the status index. They run after the
-append, so none of them can undo or delay it; the reconciler repairs what a crash
-between the two leaves undone.
+the clocks, notify the seats with webhooks, keep the status index, have a game that
+ended rated. They run after the append, so none of them can undo or delay it; the
+reconciler repairs what a crash between the two leaves undone (`cardtrail rebuild
+ratings` the ratings).
 """
 
 from collections.abc import Callable, Sequence
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.contract import Event, Game
-from engine.events import TURN_STARTED
+from engine.events import GAME_ENDED, TURN_STARTED
 from service.scheduler import TurnScheduler
 from service.tables import Table, TableStore
 from service.webhooks import send, turn_messages
@@ -96,6 +97,16 @@ def status_index(tables: TableStore) -> Reaction:
     def react(fact: Appended) -> None:
         if fact.game.is_finished(fact.state) and fact.table.status != "finished":
             tables.set_status(fact.table, "finished")
+
+    return react
+
+
+def ratings(scheduler: TurnScheduler) -> Reaction:
+    """A game that ended is rated by a worker (service/ratings.py)."""
+
+    def react(fact: Appended) -> None:
+        if any(event["type"] == GAME_ENDED for event in fact.events):
+            scheduler.ratings_due(fact.table.id)
 
     return react
 

@@ -8,6 +8,7 @@ pending through here and re-enqueues what a killed worker lost. Deadlines and
 reminders are scheduled with `enqueue_at`, so they survive every process restarting.
 """
 
+import contextlib
 import json
 import math
 import time
@@ -31,6 +32,7 @@ BOT_TURN_JOB = "workers.jobs.play_bot_turn"
 DEADLINE_JOB = "workers.clock.turn_deadline"
 REMINDER_JOB = "workers.notify.remind"
 DELIVER_JOB = "workers.notify.deliver"
+RATINGS_JOB = "workers.ratings.rate_game"
 STALE_AFTER_S = 4.0  # a bot turn takes milliseconds; a job running this long lost its worker
 _LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 REMIND_AT = 0.8  # reminders go out at 80% of the move time, as correspondence servers do
@@ -197,6 +199,22 @@ class TurnScheduler:
                 self.queue.enqueue_at(when, func, *args, job_id=job_id, unique=True, result_ttl=600)
         except DuplicateJobError:
             pass
+
+    # -- ratings ----------------------------------------------------------------
+
+    def ratings_due(self, game_id: str) -> None:
+        """A game ended: rate it (once, however often this is asked: the job id names
+        the game, and applying a game twice changes nothing)."""
+        with contextlib.suppress(DuplicateJobError):
+            self.queue.enqueue(
+                RATINGS_JOB,
+                game_id,
+                job_id=keys.ratings_job(game_id),
+                unique=True,
+                retry=DELIVERY_RETRY,
+                result_ttl=600,
+                failure_ttl=86400,
+            )
 
     # -- webhook deliveries ---------------------------------------------------
 

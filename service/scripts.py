@@ -3,6 +3,9 @@
 # KEYS[1] events stream, KEYS[2] idempotency key ("" slot-mate when unused)
 # ARGV[1] expected version, ARGV[2] idempotency record ("" for none), ARGV[3] TTL s,
 # then for each event three values: event JSON, its chain hash, its command JSON ("" for none).
+# The entry holding a command also gets `t`, when it was recorded: the Redis server's clock
+# as "<seconds>.<microseconds>" (outside the hash chain: it orders finished games for the
+# ratings, service/rated_games.py, and proves nothing).
 # Returns {"ok", new_version} | {"conflict", current_version} | {"replay", record}.
 APPEND = """
 if ARGV[2] ~= '' then
@@ -13,10 +16,13 @@ local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then
   return {'conflict', version}
 end
+local now = redis.call('TIME')
+local at = now[1] .. '.' .. string.format('%06d', tonumber(now[2]))
 for i = 4, #ARGV, 3 do
   version = version + 1
   if ARGV[i + 2] ~= '' then
-    redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2])
+    redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2],
+      't', at)
   else
     redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i], 'h', ARGV[i + 1])
   end
@@ -28,21 +34,38 @@ return {'ok', version}
 """
 
 # KEYS[1] meta hash. ARGV[1] wanted seat ("" = first open), ARGV[2] seat JSON,
-# ARGV[3] token hash, ARGV[4] client seed ("" for none). Seats live in the hash as
-# fields seat:<n> (JSON) with open seats marked by the value "open".
-# Returns {seat, open seats left}, or {-1, 0} when no seat is open, {-2, 0} when
-# the wanted seat is taken.
+# ARGV[3] token hash, ARGV[4] client seed ("" for none), ARGV[5] the joining player's id
+# ("" for a person without an account), ARGV[6] how many seats one player may hold.
+# Seats live in the hash as fields seat:<n>: JSON when taken, "open", or "reserved" for
+# the player named by player:<n> (which also names the player a taken seat is bound to).
+# A player takes the seat reserved for them first (the wanted one, when it is theirs).
+# Returns {seat, empty seats left}, or {-1, 0} when no seat is open, {-2, 0} when the
+# wanted seat is not open to this joiner, {-4, 0} when the player holds enough seats.
 JOIN = """
 local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
 local wanted = ARGV[1]
+local player = ARGV[5]
 local chosen = -1
-if wanted ~= '' then
+if player ~= '' then
+  local held = 0
+  for seat = 0, players - 1 do
+    if redis.call('HGET', KEYS[1], 'player:' .. seat) == player then
+      if redis.call('HGET', KEYS[1], 'seat:' .. seat) ~= 'reserved' then
+        held = held + 1
+      elseif chosen < 0 and (wanted == '' or tonumber(wanted) == seat) then
+        chosen = seat
+      end
+    end
+  end
+  if held >= tonumber(ARGV[6]) then return {-4, 0} end
+end
+if chosen < 0 and wanted ~= '' then
   if redis.call('HGET', KEYS[1], 'seat:' .. wanted) == 'open' then
     chosen = tonumber(wanted)
   else
     return {-2, 0}
   end
-else
+elseif chosen < 0 then
   for seat = 0, players - 1 do
     if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then
       chosen = seat
@@ -52,10 +75,17 @@ else
 end
 if chosen < 0 then return {-1, 0} end
 redis.call('HSET', KEYS[1], 'seat:' .. chosen, ARGV[2], 'token:' .. chosen, ARGV[3])
+redis.call('HDEL', KEYS[1], 'invited:' .. chosen)
+if player ~= '' then
+  redis.call('HSET', KEYS[1], 'player:' .. chosen, player)
+else
+  redis.call('HDEL', KEYS[1], 'player:' .. chosen)
+end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'client_seed:' .. chosen, ARGV[4]) end
 local left = 0
 for seat = 0, players - 1 do
-  if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then left = left + 1 end
+  local value = redis.call('HGET', KEYS[1], 'seat:' .. seat)
+  if value == 'open' or value == 'reserved' then left = left + 1 end
 end
 return {chosen, left}
 """
@@ -64,17 +94,43 @@ return {chosen, left}
 JOIN_OPEN = (
     "if redis.call('HGET', KEYS[1], 'status') == 'abandoned' then return {-3, 0} end\n" + JOIN
 )
-# KEYS[1] meta hash. A waiting table with a seat still open becomes abandoned: 1 (and 1
-# when it already was: its log may still lack the events); else 0.
+# KEYS[1] meta hash. A waiting table with a seat still empty (open, or reserved for a
+# player who has not come) becomes abandoned: 1 (and 1 when it already was: its log may
+# still lack the events); else 0.
 CLOSE = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'waiting' then return status == 'abandoned' and 1 or 0 end
 local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
 for seat = 0, players - 1 do
-  if redis.call('HGET', KEYS[1], 'seat:' .. seat) == 'open' then
+  local value = redis.call('HGET', KEYS[1], 'seat:' .. seat)
+  if value == 'open' or value == 'reserved' then
     redis.call('HSET', KEYS[1], 'status', 'abandoned')
     return 1
   end
 end
 return 0
+"""
+
+# KEYS: one rating pool's version, skills, board, ledger, games (service.keys: one slot).
+# ARGV[1] the version the write was computed at, ARGV[2] what it replaces: "add" (nothing),
+# "skills" (every skill and the board: a re-fold) or "all" (the ledger too: a rebuild),
+# ARGV[3] n, then n games (id, order score, JSON), then skills (identity, JSON, ordinal).
+# Returns 1 when written, 0 when the pool moved on since (recompute and try again).
+RATINGS_WRITE = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[2] ~= 'add' then redis.call('DEL', KEYS[2], KEYS[3]) end
+if ARGV[2] == 'all' then redis.call('DEL', KEYS[4], KEYS[5]) end
+local i = 4
+for _ = 1, tonumber(ARGV[3]) do
+  redis.call('ZADD', KEYS[4], ARGV[i + 1], ARGV[i])
+  redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 2])
+  i = i + 3
+end
+while i <= #ARGV do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[3], ARGV[i + 2], ARGV[i])
+  i = i + 3
+end
+redis.call('INCR', KEYS[1])
+return 1
 """

@@ -76,6 +76,7 @@ class Record:
     event: dict[str, Any]
     command: dict[str, Any] | None
     hash: str
+    at: str = ""  # with a command: when its batch was recorded ("<s>.<µs>"; "" in older logs)
 
 
 def _record(entry_id: bytes, fields: dict[bytes, bytes]) -> Record:
@@ -85,6 +86,7 @@ def _record(entry_id: bytes, fields: dict[bytes, bytes]) -> Record:
         event=json.loads(fields[b"e"]),
         command=json.loads(command) if command else None,
         hash=fields.get(b"h", b"").decode(),
+        at=fields.get(b"t", b"").decode(),
     )
 
 
@@ -164,6 +166,16 @@ class EventStore:
             for _entry_id, fields in page:
                 yield json.loads(fields[b"e"])
             if len(page) < 128:
+                return
+            newest = "(" + page[-1][0].decode()
+
+    def newest_records(self, game_id: str) -> Iterator[Record]:
+        """Log entries newest first, read in pages as far as the caller iterates."""
+        newest = "+"
+        while True:
+            page = self.redis.xrevrange(keys.events(game_id), newest, "-", count=16)
+            yield from self.parse_records(page)
+            if len(page) < 16:
                 return
             newest = "(" + page[-1][0].decode()
 

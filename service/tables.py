@@ -1,126 +1,48 @@
-"""Tables: who sits where, the server's secrets and the game's status, and their Redis hash.
-
-A `Table` is what the service knows of a game beyond its log: the seats (a player with
-a token, a bot, or an open seat), the server seed until it is revealed, the clock, the
-explicit test deck, and the status the listing indexes by. `TableStore` is the only
-code that knows how a table is written in Redis (the hash `keys.meta(id)`, plus the
-JOIN script in `service.scripts`, which takes a seat in it atomically).
+"""Tables in Redis: `TableStore` is the only code that knows how a table is written (the
+hash `keys.meta(id)`, plus the JOIN script in `service.scripts`, which takes a seat in it
+atomically). The records themselves, `Table` and `Seat`, are `service.table_records`.
 
 A waiting table whose open seats stay empty too long is closed, "abandoned". Closing it
 and taking a seat are scripts on its hash, so a join that took the last seat leaves
-nothing to close, and a closed table refuses joins.
+nothing to close, and a closed table refuses joins. A seat reserved for a player is
+taken only by that player; one player holds at most the game's `seats_per_player`.
 """
 
-import hmac
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 import redis
 
-from engine import ledger
-from engine.events import ClockSettings
-from engine.table import Seeds
 from service import keys, scripts
-from service.errors import Conflict, NotFound, Refused
-
-Status = Literal["waiting", "playing", "finished", "abandoned"]
-STATUSES: tuple[Status, ...] = ("waiting", "playing", "finished", "abandoned")
-
-
-@dataclass(frozen=True)
-class Webhook:
-    url: str
-    secret: str
-
-
-@dataclass(frozen=True)
-class Seat:
-    number: int
-    name: str | None = None  # a player's
-    bot: str | None = None  # a bot's level
-    token_digest: str | None = None
-    client_seed: str | None = None
-    webhook: Webhook | None = None
-
-    @property
-    def is_open(self) -> bool:
-        return self.name is None and self.bot is None
-
-    def public(self) -> dict[str, Any]:
-        """The seat as anyone may see it: number and who sits there."""
-        if self.name is not None:
-            return {"seat": self.number, "name": self.name}
-        if self.bot is not None:
-            return {"seat": self.number, "bot": self.bot}
-        return {"seat": self.number, "open": True}
-
-    def called(self) -> str:
-        """What sentences call this seat: the player's name, the bot, or the seat."""
-        if self.name is not None:
-            return self.name
-        if self.bot is not None:
-            return f"{self.bot} bot (seat {self.number})"
-        return f"seat {self.number}"
+from service.errors import Conflict, NotFound
+from service.table_records import (  # noqa: F401 - the table's records, named here too
+    STATUSES,
+    Seat,
+    Status,
+    Table,
+    Webhook,
+    refuse_unknown_seat,
+)
 
 
-@dataclass(frozen=True)
-class Table:
-    id: str
-    game: str
-    preset: str | None
-    seats: tuple[Seat, ...]
-    server_seed: str
-    created: float
-    status: Status
-    clock: ClockSettings | None = None
-    deck: tuple[str, ...] | None = None  # tests only: the first hand's deck
-    seed_source: str = "server"  # who chose the server seed ("client": tests only)
-    deal_key_encoding: int = ledger.DEAL_KEY_VERSION  # older tables: 1
-
-    @property
-    def seed_commitment(self) -> str:
-        return ledger.commitment(self.server_seed)
-
-    @property
-    def players(self) -> int:
-        return len(self.seats)
-
-    @property
-    def seeds(self) -> Seeds:
-        clients = tuple(seat.client_seed for seat in self.seats)
-        return Seeds(self.server_seed, clients, self.deal_key_encoding)
-
-    def names(self) -> list[str]:
-        return [seat.called() for seat in self.seats]
-
-    def bots_among(self, seats: Iterable[int]) -> list[int]:
-        return [seat for seat in seats if self.seats[seat].bot is not None]
-
-    def humans(self) -> set[int]:
-        return {seat.number for seat in self.seats if seat.bot is None}
-
-    def webhooks(self) -> dict[int, Webhook]:
-        return {seat.number: seat.webhook for seat in self.seats if seat.webhook is not None}
-
-    def seat_with_token(self, digest: str) -> int | None:
-        for seat in self.seats:
-            if seat.token_digest and hmac.compare_digest(seat.token_digest, digest):
-                return seat.number
-        return None
-
-    def with_status(self, status: Status) -> "Table":
-        return replace(self, status=status)
+def seat_json(seat: Seat) -> str:
+    """A taken seat's `seat:<n>` value: who sits there."""
+    if seat.bot is not None:
+        return json.dumps({"bot": seat.bot})
+    who = {"name": seat.name}
+    return json.dumps({**who, "player": seat.player} if seat.player else who)
 
 
 def _seat_fields(seat: Seat) -> dict[str, str]:
     n = seat.number
     fields = {f"seat:{n}": "open"}
-    if seat.name is not None:
-        fields[f"seat:{n}"] = json.dumps({"name": seat.name})
-    elif seat.bot is not None:
-        fields[f"seat:{n}"] = json.dumps({"bot": seat.bot})
+    if seat.reserved:
+        fields[f"seat:{n}"] = "reserved"
+        fields[f"invited:{n}"] = seat.name or ""
+    elif seat.name is not None or seat.bot is not None:
+        fields[f"seat:{n}"] = seat_json(seat)
+    if seat.player:
+        fields[f"player:{n}"] = seat.player
     if seat.token_digest:
         fields[f"token:{n}"] = seat.token_digest
     if seat.client_seed:
@@ -144,6 +66,9 @@ def encode(table: Table) -> dict[str, Any]:
         "seed_source": table.seed_source,
         "deal_key": table.deal_key_encoding,
     }
+    for link in ("rematch_of", "rematch"):
+        if getattr(table, link):
+            mapping[link] = getattr(table, link)
     for seat in table.seats:
         mapping.update(_seat_fields(seat))
     return mapping
@@ -151,7 +76,11 @@ def encode(table: Table) -> dict[str, Any]:
 
 def _seat(n: int, meta: dict[str, str]) -> Seat:
     raw = meta.get(f"seat:{n}", "open")
-    who = {} if raw == "open" else json.loads(raw)
+    reserved = raw == "reserved"
+    if raw == "open" or reserved:
+        who = {"name": meta.get(f"invited:{n}")} if reserved else {}
+    else:
+        who = json.loads(raw)
     hook = meta.get(f"webhook:{n}")
     return Seat(
         number=n,
@@ -160,6 +89,8 @@ def _seat(n: int, meta: dict[str, str]) -> Seat:
         token_digest=meta.get(f"token:{n}") or None,
         client_seed=meta.get(f"client_seed:{n}") or None,
         webhook=Webhook(**json.loads(hook)) if hook else None,
+        player=meta.get(f"player:{n}") or None,
+        reserved=reserved,
     )
 
 
@@ -180,6 +111,8 @@ def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
         deck=tuple(json.loads(meta["deck"])) if meta.get("deck") else None,
         seed_source=meta.get("seed_source", "server"),
         deal_key_encoding=int(meta.get("deal_key", 1)),  # tables from before it was kept: 1
+        rematch_of=meta.get("rematch_of") or None,
+        rematch=meta.get("rematch") or None,
     )
 
 
@@ -193,9 +126,7 @@ class TableStore:
         """Write a new table and its seats' token index."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(table.id), mapping=encode(table))
-        tokens = {s.token_digest: table.id for s in table.seats if s.token_digest}
-        if tokens:
-            pipe.hset(keys.TOKENS, mapping=tokens)
+        _index_tokens(pipe, table)
         pipe.execute()
 
     def get(self, game_id: str) -> Table:
@@ -206,23 +137,24 @@ class TableStore:
         """Queue the read of a table on `pipe`; `decode` its answer."""
         pipe.hgetall(keys.meta(game_id))
 
-    def take_seat(self, game_id: str, wanted: int | None, seat: Seat) -> tuple[int, int]:
-        """Seat a player in the wanted (or first) open seat: (seat number, open seats left)."""
+    def take_seat(
+        self, game_id: str, wanted: int | None, seat: Seat, most: int = 1
+    ) -> tuple[int, int]:
+        """Seat a person in the wanted (or first) open seat, or, for a player, the seat
+        reserved for them first; a player holds at most `most` seats of the game:
+        (seat number, empty seats left)."""
         chosen, left = self._join(
             keys=[keys.meta(game_id)],
             args=[
                 "" if wanted is None else wanted,
-                json.dumps({"name": seat.name}),
+                seat_json(seat),
                 seat.token_digest or "",
                 seat.client_seed or "",
+                seat.player or "",
+                most,
             ],
         )
-        if chosen == -3:
-            raise Conflict("game_abandoned", "This game was abandoned: nobody filled it in time.")
-        if chosen == -1:
-            raise Conflict("no_open_seat", "Every seat at this table is taken.")
-        if chosen == -2:
-            raise Conflict("seat_taken", f"Seat {wanted} is not open.", "seat")
+        _refuse_join(int(chosen), wanted)
         pipe = self.redis.pipeline(transaction=False)
         if seat.token_digest:
             pipe.hset(keys.TOKENS, seat.token_digest, game_id)
@@ -231,6 +163,16 @@ class TableStore:
             pipe.hset(keys.meta(game_id), f"webhook:{int(chosen)}", json.dumps(hook))
         pipe.execute()
         return int(chosen), int(left)
+
+    def link(self, game_id: str, field: str, other: str, only_new: bool = False) -> str:
+        """Record a link to another game (`rematch_of`, `rematch`); with `only_new` only
+        if none is recorded yet. The game linked to, as recorded."""
+        if not only_new:
+            self.redis.hset(keys.meta(game_id), field, other)
+            return other
+        self.redis.hsetnx(keys.meta(game_id), field, other)
+        found = self.redis.hget(keys.meta(game_id), field)
+        return found.decode() if found else other
 
     def token_known(self, digest: str) -> bool:
         return self.redis.hget(keys.TOKENS, digest) is not None
@@ -249,6 +191,12 @@ class TableStore:
     def close(self, game_id: str) -> bool:
         """Mark a waiting table abandoned, unless a join took its last seat first."""
         return bool(self._close(keys=[keys.meta(game_id)]))
+
+    def remove(self, game_id: str) -> None:
+        """A table nobody was ever told of (a rematch made twice at once: the one that
+        lost), gone with its log."""
+        self.unlist(game_id)
+        self.redis.delete(keys.meta(game_id), keys.events(game_id), keys.snapshot(game_id))
 
     def unlist(self, game_id: str) -> None:
         """A vanished table: out of every index."""
@@ -275,6 +223,19 @@ class TableStore:
         return total, found
 
 
-def refuse_unknown_seat(table: Table, seat: int | None) -> None:
-    if seat is not None and not 0 <= seat < table.players:
-        raise Refused("unknown_seat", "That seat is not at this table.", "seat")
+def _index_tokens(pipe: Any, table: Table) -> None:
+    tokens = {s.token_digest: table.id for s in table.seats if s.token_digest}
+    if tokens:
+        pipe.hset(keys.TOKENS, mapping=tokens)
+
+
+def _refuse_join(chosen: int, wanted: int | None) -> None:
+    """The JOIN script's refusals, as the caller's problem."""
+    if chosen == -3:
+        raise Conflict("game_abandoned", "This game was abandoned: nobody filled it in time.")
+    if chosen == -1:
+        raise Conflict("no_open_seat", "Every seat at this table is taken.")
+    if chosen == -2:
+        raise Conflict("seat_taken", f"Seat {wanted} is not open.", "seat")
+    if chosen == -4:
+        raise Conflict("already_seated", "You already hold a seat at this table.")

@@ -3,7 +3,9 @@ and the classic online variant (docs/rules.md)."""
 
 from typing import Any
 
+from engine import rating
 from engine.contract import Game
+from engine.events import as_game_ended
 from engine.rummy import decider, moves, options, state
 from engine.rummy import view as views
 from engine.rummy.bots import BOTS
@@ -54,6 +56,25 @@ class Rummy(Game[RummyState, Options]):
         event = super().created_event(options, players, first_dealer, deck_source)
         event["options"] = options.recorded()
         return event
+
+    # Two players and three or more are different games to be good at (a duel against a
+    # table where the others also take from you), as BGA and lichess rate modes apart.
+    def rating_pools(self) -> dict[str, str]:
+        return {"rummy-2": "Rummy, 2 players", "rummy-3-6": "Rummy, 3–6 players"}
+
+    def rating_pool(self, options: Options, players: int) -> str:
+        return "rummy-2" if players == 2 else "rummy-3-6"
+
+    def rating_places(
+        self, options: Options, players: int, ended: dict[str, Any]
+    ) -> tuple[int, ...]:
+        """Winners first, a forfeit last, the rest by their final scores (the fewest
+        penalty points first under penalty scoring, else the most points)."""
+        over = as_game_ended(ended)
+        sign = -1 if options.scoring == "penalty" else 1
+        points = [sign * score for score in over["scores"]]
+        teams = rating.solo_teams(players)
+        return rating.places(teams, over["winners"], over.get("forfeited"), points)
 
 
 GAME = Rummy()

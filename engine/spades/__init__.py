@@ -4,7 +4,9 @@ deuces high, jokers high and Boston. docs/spades.md has the rules and choices.""
 
 from typing import Any
 
+from engine import rating
 from engine.contract import Game
+from engine.events import as_game_ended
 from engine.spades import decider, moves, options, state
 from engine.spades import view as views
 from engine.spades.bots import BOTS
@@ -61,6 +63,23 @@ class Spades(Game[SpadesState, Options]):
         event = super().created_event(options, players, first_dealer, deck_source)
         event["options"] = options.recorded()
         return event
+
+    # Every partnership mode (pairs, suicide, whiz, mirror) rates partners as one team in
+    # one pool; solo (three or four, each for themselves) is a pool of its own.
+    def rating_pools(self) -> dict[str, str]:
+        return {"spades-pairs": "Spades, pairs", "spades-solo": "Spades, solo"}
+
+    def rating_pool(self, options: Options, players: int) -> str:
+        return "spades-pairs" if options.partnerships else "spades-solo"
+
+    def rating_places(
+        self, options: Options, players: int, ended: dict[str, Any]
+    ) -> tuple[int, ...]:
+        """The winning side first, a forfeiting seat's side last, the others by score."""
+        over = as_game_ended(ended)
+        teams = state.sides_for(options, players)
+        side_scores = ended.get("side_scores") or [over["scores"][team[0]] for team in teams]
+        return rating.places(teams, over["winners"], over.get("forfeited"), side_scores)
 
 
 GAME = Spades()

@@ -39,8 +39,13 @@ def first_dealer(key: bytes, players: int) -> int:
     return KeyedStream(key, "first_dealer").uniform(players)
 
 
-def dealer_for(options: Any, key: bytes, players: int) -> int:
-    """The options' first dealer, or one drawn from `key`."""
+def dealer_for(options: Any, key: bytes, players: int, after: int | None = None) -> int:
+    """The seat after `after` (a game that follows another: the deal passes on from that
+    game's first dealer), else the options' first dealer, else one drawn from `key`."""
+    if after is not None:
+        if not 0 <= after < players:
+            raise ValueError(f"the dealer to follow, {after}, is not a seat of {players}")
+        return (after + 1) % players
     chosen: int | None = getattr(options, "first_dealer", None)
     return first_dealer(key, players) if chosen is None else chosen
 

@@ -4,11 +4,13 @@ The service records each step as one batch of events under one command, and the 
 replays the batches through these same functions:
 
   create  {"type": "create"}  `game_created`: the options, the first dealer (drawn from
-          the server seed, so it is fixed before any client seed is chosen), the
-          commitment SHA-256(server seed) and the clock. When every seat is filled at
-          once, `seat` follows in the same batch.
-  start   {"type": "start"}   `seat`: `players_seated` with every client seed, then the
-          first deal from the deal key (server seed + client seeds).
+          the server seed, so it is fixed before any client seed is chosen; or, for a
+          game that follows another, the seat after that game's first dealer, recorded
+          as `dealer_after`), the commitment SHA-256(server seed) and the clock. When
+          every seat is filled at once, `seat` follows in the same batch.
+  start   {"type": "start"}   `seat`: `players_seated` with every client seed and who
+          sits in each seat, then the first deal from the deal key (server seed +
+          client seeds).
   a move  {…, "seat": n}      `move`: the game's events, every deal that falls due and,
           when the game is over, `seed_revealed`.
   abandon {"type": "abandon"} `abandon`: `game_abandoned` (a table whose open seats
@@ -21,14 +23,21 @@ A clocked table adds `turn_started` to any batch that begins a turn
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from engine import ledger
 from engine.contract import Command, Event, Game
 from engine.errors import IllegalMove
-from engine.events import ClockSettings, GameAbandoned, PlayersSeated, SeedRevealed, plain
+from engine.events import (
+    ClockSettings,
+    GameAbandoned,
+    PlayersSeated,
+    SeatIdentity,
+    SeedRevealed,
+    plain,
+)
 from engine.shuffle import seed_key
-from engine.table.clock import split_options
+from engine.table.clock import as_options, split_options
 from engine.table.dealing import deal_command, dealer_for, play
 from engine.table.folding import fold
 
@@ -81,15 +90,59 @@ def setup(
     return Setup(game, game.resolve_options(preset, own, players), players, clock)
 
 
+def recorded_setup(game: AnyGame, created: Event) -> Setup:
+    """The table setup a recorded creation holds: its options, seats and clock, read back
+    as they were given (the audit re-creates a game from it, a rematch copies it)."""
+    players = created["players"]
+    options = dict(created["options"])
+    if "clock" in created:  # a table option, recorded parsed: read back as given
+        options.update(as_options(created["clock"]))
+    return setup(game, None, options, players)
+
+
+def rematch_setup(game: AnyGame, created: Event) -> Setup:
+    """The setup of a game that follows a recorded one: the same options and clock, but
+    no chosen first dealer (the deal passes on: `create`'s `dealer_after`). The option is
+    unset rather than left out: a complete record is read as recorded, a partial one as
+    a player's request (which would judge the recorded options again)."""
+    options = dict(created["options"])
+    if "first_dealer" in options:
+        options["first_dealer"] = None
+    return recorded_setup(game, {**created, "options": options})
+
+
+Identities = Sequence[Mapping[str, object]]
+
+
+def identities(seats: Identities, players: int) -> list[SeatIdentity]:
+    """One plain identity per seat, only the fields an identity has (`SeatIdentity`);
+    ValueError for a list that is not one per seat or holds anything else."""
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} seat identities for {players} seats")
+    made: list[SeatIdentity] = []
+    for seat in seats:
+        if not seat or set(seat) - set(SeatIdentity.__annotations__):
+            raise ValueError(f"a seat identity is player, name and bot only, not {dict(seat)!r}")
+        if not all(isinstance(value, str) for value in seat.values()):
+            raise ValueError(f"a seat identity holds text only, not {dict(seat)!r}")
+        made.append(cast(SeatIdentity, dict(seat)))
+    return made
+
+
 def players_seated(
-    client_seeds: Sequence[str | None], encoding: int = ledger.DEAL_KEY_VERSION
+    client_seeds: Sequence[str | None],
+    encoding: int = ledger.DEAL_KEY_VERSION,
+    seats: Identities | None = None,
 ) -> Event:
-    """Every seat filled; `v` is the deal key's encoding (`ledger.deal_key`)."""
+    """Every seat filled; `v` is the deal key's encoding (`ledger.deal_key`), `seats` who
+    sits where (left out when not given, as in logs from before it was recorded)."""
     event: PlayersSeated = {
         "type": "players_seated",
         "v": encoding,
         "client_seeds": list(client_seeds),
     }
+    if seats is not None:
+        event["seats"] = identities(seats, len(client_seeds))
     return plain(event)
 
 
@@ -99,19 +152,27 @@ def seed_revealed(server_seed: str) -> Event:
 
 
 def create(
-    table: Setup, server_seed: str, deck_source: str = "seed", seed_source: str | None = "server"
+    table: Setup,
+    server_seed: str,
+    deck_source: str = "seed",
+    seed_source: str | None = "server",
+    dealer_after: int | None = None,
 ) -> Step:
     """The game's first event, committing to the server seed.
 
     `seed_source` says who chose that seed: "server" (drawn by the server, secret until
     the end: the only provably fair kind) or "client" (given by whoever created the game,
     which only a testing server accepts; such a game is not provably fair). None writes
-    no such field, as games created before it existed (the audit replays those)."""
+    no such field, as games created before it existed (the audit replays those).
+    `dealer_after`, for a game that follows another (a rematch), is that game's first
+    dealer: this one's is the next seat, so the deal passes on from game to game."""
     if seed_source is not None and seed_source not in SEED_SOURCES:
         raise ValueError(f"unknown seed source {seed_source!r}")
     game = table.game
-    dealer = dealer_for(table.options, seed_key(server_seed), table.players)
+    dealer = dealer_for(table.options, seed_key(server_seed), table.players, dealer_after)
     created = game.created_event(table.options, table.players, dealer, deck_source)
+    if dealer_after is not None:
+        created["dealer_after"] = dealer_after
     created["seed_commitment"] = ledger.commitment(server_seed)
     if seed_source is not None:
         created["seed_source"] = seed_source
@@ -120,8 +181,15 @@ def create(
     return Step(game.evolve(None, created), [created])
 
 
-def seat(game: AnyGame, state: Any, seeds: Seeds, deck: Sequence[str] | None = None) -> Step:
-    """Every seat is filled: record the client seeds, then deal the first hand.
+def seat(
+    game: AnyGame,
+    state: Any,
+    seeds: Seeds,
+    deck: Sequence[str] | None = None,
+    seats: Identities | None = None,
+) -> Step:
+    """Every seat is filled: record the client seeds and who sits where (`seats`, one
+    identity per seat: see `engine.events.SeatIdentity`), then deal the first hand.
 
     `deck` replaces the shuffled deck (tests only: the game says `deck_source:
     "explicit"`); IllegalMove("invalid_deck") when it is not the game's pack.
@@ -130,7 +198,7 @@ def seat(game: AnyGame, state: Any, seeds: Seeds, deck: Sequence[str] | None = N
     if deck is not None:
         command["deck"] = list(deck)
     dealt = game.decide(state, command)
-    seated = players_seated(seeds.clients, seeds.encoding)
+    seated = players_seated(seeds.clients, seeds.encoding, seats)
     return Step(fold(game, dealt, state), [seated, *dealt])
 
 

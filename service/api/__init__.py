@@ -17,6 +17,8 @@ from service import errors, signing
 from service.api import conventions, limits, openapi, problems
 from service.api.health import health
 from service.api.pages import web
+from service.api.players import blp as players
+from service.api.ratings import blp as ratings
 from service.api.routes import blp
 from service.bootstrap import build
 from service.redis_server import connect, queue_connection
@@ -85,6 +87,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api = ProblemApi(app)
     api.register_blueprint(health)
     api.register_blueprint(blp)
+    api.register_blueprint(ratings)
+    api.register_blueprint(players)
     app.register_blueprint(web)  # the web pages: plain Flask, not in the OpenAPI spec
     limits.init_limits(app)
     conventions.init(app)

@@ -29,17 +29,22 @@ from limits import parse_many
 
 from service import keys
 from service.api import problems
+from service.players import name_key
 from service.redis_server import cluster_mode
 
 ENV = "CARDTRAIL_RATE_LIMITS"
 EXTENSION = "cardtrail-limits"
-# Per client address (create, join), per seat token (move), per address and game (follow:
-# long-polls of /events and SSE (re)connects of /stream, counted together).
+# Per client address (create, join, register), per seat token (move), per address and
+# game (follow: long-polls of /events and SSE (re)connects of /stream, counted together),
+# per address and, apart, per name (login: guessing one player's password from many
+# addresses, or many players' from one, is slowed either way).
 DEFAULTS: Mapping[str, str] = {
     "create": "30/minute",
     "join": "60/minute",
     "move": "120/minute",
     "follow": "600/minute",
+    "login": "10/minute",
+    "register": "20/hour",
 }
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -121,6 +126,15 @@ def address_and_game() -> str:
     return f"{client_address()}:{game_id}"
 
 
+def login_name() -> str:
+    """The name a log-in is for, as the accounts compare names (a digest: counts hold no
+    name), whatever the address it comes from."""
+    body = request.get_json(silent=True)
+    name = body.get("name") if isinstance(body, dict) else None
+    key = name_key(name) if isinstance(name, str) else ""
+    return "name:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 # -- the routes' side ------------------------------------------------------------
 
 
@@ -165,6 +179,10 @@ class Limits:
         rule = self.rules[name]
         if name == "follow":  # /events and /stream share one count per address and game
             return self.limiter.shared_limit(rule, scope=name, key_func=address_and_game)
+        if name == "login":  # counted per address and, apart, per name
+            by_address = self.limiter.limit(rule, scope=name, key_func=client_address)
+            by_name = self.limiter.limit(rule, scope="login-name", key_func=login_name)
+            return lambda view: by_address(by_name(view))
         key = seat_token if name == "move" else client_address
         return self.limiter.limit(rule, scope=name, key_func=key)
 

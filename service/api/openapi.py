@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 import flask_smorest
 
-from service.api import moves, problems, schemas
+from service.api import credential_docs, moves, problems, schemas
+from service.api.credential_docs import SECURITY_SCHEMES
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -23,16 +24,10 @@ STORE = (500, 503)  # every operation that reads the game store: a fault, or Red
 BODY = (400, 413, 415, 422)  # a JSON body: not JSON, too large, not sent as JSON, invalid
 BEARER = (401, 403)  # a token read: malformed or unknown, or another game's
 
-SECURITY_SCHEMES = {
-    "bearerAuth": {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "A seat's token, given once when the seat is taken (create or join).",
-    }
-}
 PUBLIC: list[dict[str, list[str]]] = []
-OPTIONAL_BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
-BEARER_ONLY: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"sessionCookie": []}, {}]
+BEARER_ONLY: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"sessionCookie": []}]
+PLAYER_ONLY = BEARER_ONLY  # a personal token (as a Bearer token) or the session cookie
 
 DESCRIPTION = """Card games where every move is on the record (README.md).
 
@@ -40,13 +35,18 @@ DESCRIPTION = """Card games where every move is on the record (README.md).
   a stable `code`, and for bad input `errors`, each `{field, reason}`. Each operation lists
   the statuses it can answer.
 - A seat acts with its token (`Authorization: Bearer <token>`), given once when the seat is
-  taken; without one, reads show what a spectator may see.
+  taken; without one, reads show what a spectator may see. A player (an account: POST
+  /players) acts for the seats bound to them with their own credential: a personal token
+  as the Bearer token, or the session cookie of POST /session (writes then send its CSRF
+  token as `X-CSRF-Token`). A player who holds no seat in a game watches it as a
+  spectator and may not move in it (403 `not_seated`).
 - Views and event lists carry an `ETag` naming that very answer (seats' views differ);
   `If-None-Match` with it is answered 304 while it is current. Answers a token changes are
   `Cache-Control: private, no-store` and `Vary: Authorization`.
 - Moves take `If-Match: "<version>"` (412 when the game is elsewhere) and an
   `Idempotency-Key` of the seat's own; creates and joins take one too (see each).
-- Creating, joining, moving and following are rate-limited: 429 with `Retry-After`. A
+- Creating, joining, moving, following, signing up and logging in are rate-limited: 429
+  with `Retry-After`. A
   store outage or a full server is 503 with `Retry-After`.
 """
 SPEC_OPTIONS = {
@@ -82,6 +82,7 @@ HEADERS: dict[str, dict[str, Any]] = {
     "RateLimit-Reset": {"description": "Seconds until the window resets.", "schema": _SECONDS},
     "WWW-Authenticate": {"description": "The scheme to use: Bearer.", "schema": _STRING},
     "Content-Disposition": {"description": "A file name to save it as.", "schema": _STRING},
+    **credential_docs.HEADERS,
 }
 TAGGED = {"ETag": "ETag", "Cache-Control": "Cache-Control", "Vary": "Vary"}
 PRIVATE = {"Cache-Control": "Cache-Control", "Vary": "Vary"}
@@ -142,6 +143,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "once; the same key with another body: 422 idempotency_key_reused.",
         _KEY,
     ),
+    **credential_docs.PARAMETERS,
     "Last-Event-ID": _header(
         "Last-Event-ID",
         "The id (version) of the last event received: the stream resumes after it, "
@@ -219,6 +221,8 @@ SEAT_IS_ONE_OF = {
         {"required": ["name"]},
         {"required": ["bot"]},
         {"required": ["open"], "properties": {"open": {"type": "boolean", "enum": [True]}}},
+        {"required": ["me"], "properties": {"me": {"type": "boolean", "enum": [True]}}},
+        {"required": ["player"]},
     ]
 }
 

@@ -11,13 +11,22 @@ from typing import Any
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from service.api import examples, inputs, moves, openapi, schemas
+from service.api import examples, inputs, moves, openapi, player_schemas, schemas
+from service.api.callers import credential, optional_player
 from service.api.conventions import created, private, tagged, tagged_json
 from service.api.limits import limited
-from service.api.openapi import BEARER, BODY, OPTIONAL_BEARER, PUBLIC, RATE, STORE, TAGGED
+from service.api.openapi import (
+    BEARER,
+    BEARER_ONLY,
+    BODY,
+    OPTIONAL_BEARER,
+    PUBLIC,
+    RATE,
+    STORE,
+    TAGGED,
+)
 from service.bootstrap import Cardtrail
 from service.commands import CreateGame, JoinGame, SeatRequest
-from service.errors import Unauthenticated
 
 blp = openapi.Blueprint("games", __name__, description="Games, seats, moves and their events")
 blp.ARGUMENTS_PARSER = inputs.JsonParser()  # a number too long to read is a 400
@@ -30,16 +39,6 @@ NOT_MODIFIED = openapi.response_name(304)
 def cardtrail() -> Cardtrail:
     found: Cardtrail = current_app.extensions["cardtrail"]
     return found
-
-
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip() or not token.isascii():
-        raise Unauthenticated("malformed_authorization", 'Use "Authorization: Bearer <token>".')
-    return token.strip()
 
 
 def if_match() -> int | None:
@@ -57,13 +56,16 @@ class Games(MethodView):
     @blp.arguments(schemas.CreateGameRequest, examples=examples.CREATE)
     @blp.response(201, schemas.CreatedGame, headers={**openapi.SECRET, **RATE},
                   example=examples.CREATED)  # fmt: skip
-    @blp.refuses(*STORE, *BODY, 403, 409, 429)
-    @blp.reads("Idempotency-Key.create")
-    @blp.doc(operationId="createGame", security=PUBLIC)
+    @blp.refuses(*STORE, *BODY, *BEARER, 409, 429)
+    @blp.reads("Idempotency-Key.create", "X-CSRF-Token")
+    @blp.doc(operationId="createGame", security=OPTIONAL_BEARER)
     def post(self, body: dict[str, Any]) -> Any:
-        """Create a game: seats are players (a token each), bots or open seats."""
+        """Create a game: seats are people (a token each), bots, open seats, your own seat
+        (`me`, bound to your account) or seats kept for invited players (`player`)."""
         seats = [SeatRequest(**seat) for seat in body.pop("seats")]
-        request = CreateGame(seats=seats, **body)
+        accounts = any(seat.me or seat.player for seat in seats)
+        creator = optional_player() if accounts else None
+        request = CreateGame(seats=seats, creator=creator, **body)
         answer = cardtrail().handlers.create(request, idempotency_key())
         return created(answer, answer["id"])
 
@@ -88,7 +90,7 @@ class GameResource(MethodView):
     @blp.doc(operationId="getGame", security=OPTIONAL_BEARER)
     def get(self, game_id: str) -> Response:
         """The game as the bearer's seat sees it, or as a spectator without a token."""
-        return tagged_json(GAME_VIEW.dump(cardtrail().queries.view(game_id, bearer_token())))
+        return tagged_json(GAME_VIEW.dump(cardtrail().queries.view(game_id, credential())))
 
 
 @blp.route("/games/<game_id>/join")
@@ -97,13 +99,32 @@ class Join(MethodView):
     @limited("join")
     @blp.arguments(schemas.JoinRequest, examples=examples.JOIN)
     @blp.response(201, schemas.Joined, headers={**openapi.SECRET, **RATE}, example=examples.JOINED)
-    @blp.refuses(*STORE, *BODY, 404, 409, 429)
-    @blp.reads("Idempotency-Key.join")
-    @blp.doc(operationId="joinGame", security=PUBLIC)
+    @blp.refuses(*STORE, *BODY, *BEARER, 404, 409, 429)
+    @blp.reads("Idempotency-Key.join", "X-CSRF-Token")
+    @blp.doc(operationId="joinGame", security=OPTIONAL_BEARER)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
-        """Take an open seat; the last seat filled starts the game."""
-        answer = cardtrail().handlers.join(JoinGame(game_id, **body), idempotency_key())
+        """Take an open seat, or with a player's credential the seat kept for the player
+        (else an open one), bound to them; the last seat filled starts the game."""
+        request = JoinGame(game_id, player=optional_player(), **body)
+        answer = cardtrail().handlers.join(request, idempotency_key())
         return created(answer, game_id)
+
+
+@blp.route("/games/<game_id>/rematch")
+class Rematch(MethodView):
+    @private(vary=False)
+    @limited("create")
+    @blp.response(201, player_schemas.RematchOut, headers={**openapi.SECRET, **RATE})
+    @blp.alt_response(200, schema=player_schemas.RematchOut,
+                      description="The rematch was offered before: here it is")  # fmt: skip
+    @blp.refuses(*STORE, *BODY, *BEARER, 404, 409, 429)
+    @blp.reads("Idempotency-Key.rematch", "X-CSRF-Token")
+    @blp.doc(operationId="rematchGame", security=BEARER_ONLY)
+    def post(self, game_id: str) -> Any:
+        """Offer a finished game again, to the same seats (the asker takes theirs now; bots
+        accept at once, people by joining): one rematch per game, however often asked."""
+        answer = cardtrail().rematches.offer(game_id, credential(), idempotency_key())
+        return created(answer, answer["id"]) if answer["created"] else (answer, 200)
 
 
 @blp.route("/games/<game_id>/moves")
@@ -112,13 +133,13 @@ class Moves(MethodView):
     @limited("move")
     @blp.response(200, schemas.EventsOut, headers={**openapi.PRIVATE, **RATE})
     @blp.refuses(*STORE, *BODY, *BEARER, 404, 409, 412, 429)
-    @blp.reads("If-Match", "Idempotency-Key.move")
+    @blp.reads("If-Match", "Idempotency-Key.move", "X-CSRF-Token")
     @blp.doc(operationId="makeMove", security=openapi.BEARER_ONLY, requestBody=openapi.move_body())
     def post(self, game_id: str) -> dict[str, Any]:
         """Make a move for the bearer's seat; answers with the new events as that seat sees them."""
         command = moves.from_request(request)
         return cardtrail().handlers.move(
-            game_id, bearer_token(), command, if_match(), idempotency_key()
+            game_id, credential(), command, if_match(), idempotency_key()
         )
 
 
@@ -137,7 +158,7 @@ class Events(MethodView):
         # Encoded once for every follower woken by the same move (service/queries.py):
         # an answer already made is sent as it is.
         body = cardtrail().queries.events_since_json(
-            game_id, bearer_token(), query["after"], query["wait"]
+            game_id, credential(), query["after"], query["wait"]
         )
         return tagged(body)
 
@@ -164,7 +185,7 @@ class Replay(MethodView):
 
         A finished hand is shown face up; a hand in play only from the caller's seat.
         """
-        return cardtrail().history.replay(game_id, number, bearer_token(), query.get("step"))
+        return cardtrail().history.replay(game_id, number, credential(), query.get("step"))
 
 
 @blp.route("/games/<game_id>/export")
@@ -181,7 +202,7 @@ class Export(MethodView):
     @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER)
     def get(self, game_id: str) -> Response:
         """The whole finished game as JSON Lines, each event with its command and hash."""
-        lines = cardtrail().history.export(game_id, bearer_token())
+        lines = cardtrail().history.export(game_id, credential())
         body = "".join(line + "\n" for line in lines)
         return Response(
             body,
@@ -198,16 +219,17 @@ class Audit(MethodView):
     @blp.doc(operationId="getAudit", security=OPTIONAL_BEARER)
     def get(self, game_id: str) -> dict[str, Any]:
         """Re-run the finished game: hash chain, seed commitment, every deal, every move."""
-        return cardtrail().history.audit(game_id, bearer_token())
+        return cardtrail().history.audit(game_id, credential())
 
     @private()
     @blp.arguments(schemas.AuditRequest)
     @blp.response(200, schemas.AuditOut, headers=openapi.PRIVATE)
     @blp.refuses(*STORE, *BODY, *BEARER, 404, 409)
+    @blp.reads("X-CSRF-Token")
     @blp.doc(operationId="postAudit", security=OPTIONAL_BEARER)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The same audit, also checking a player's receipts against the log."""
-        return cardtrail().history.audit(game_id, bearer_token(), body["receipts"])
+        return cardtrail().history.audit(game_id, credential(), body["receipts"])
 
 
 @blp.route("/keys")
@@ -234,5 +256,5 @@ class Stream(MethodView):
         """Follow a game with Server-Sent Events (resumes from Last-Event-ID or `after`)."""
         resumed = inputs.last_event_id(request.headers.get("Last-Event-ID"))
         after = query["after"] if resumed is None else resumed
-        stream = cardtrail().queries.follow(game_id, bearer_token(), after, STREAM_SECONDS)
+        stream = cardtrail().queries.follow(game_id, credential(), after, STREAM_SECONDS)
         return Response(stream, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})

@@ -67,20 +67,31 @@ NAME_DOC = {"format": "seat-name", "description": "A seat's name (docs/inputs.md
 
 
 class SeatRequest(Schema):
-    """A seat: exactly one of a player's `name`, a `bot` or `open: true` (the document
-    says so with a oneOf: `openapi.SEAT_IS_ONE_OF`)."""
+    """A seat: exactly one of a person's `name`, a `bot`, `open: true`, your own seat
+    (`me: true`, with your player's credential: bound to your account) or one kept for
+    the `player` named (the document says so with a oneOf: `openapi.SEAT_IS_ONE_OF`)."""
 
     name = Name(metadata=NAME_DOC)
     bot = fields.String(validate=validate.OneOf(BOT_LEVELS))
     open = fields.Boolean(truthy={True}, falsy={False})
+    me = fields.Boolean(
+        truthy={True},
+        falsy={False},
+        metadata={"description": "Your own seat: needs your credential."},
+    )
+    player = Name(
+        metadata={**NAME_DOC, "description": "Invite this player: the seat is kept for them."}
+    )
     client_seed = fields.String(validate=validate.Length(1, 200))
     webhook = fields.String(validate=validate.Length(1, 2000))
 
     @validates_schema
     def exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
-        given = [k for k in ("name", "bot", "open") if data.get(k)]
+        given = [k for k in ("name", "bot", "open", "me", "player") if data.get(k)]
         if len(given) != 1:
-            raise ValidationError('give exactly one of "name", "bot" or "open": true')
+            raise ValidationError(
+                'give exactly one of "name", "bot", "player", "open": true or "me": true'
+            )
 
 
 class CreateGameRequest(Schema):
@@ -97,6 +108,12 @@ class SeatOut(Schema):
     name = fields.String()
     bot = fields.String()
     open = fields.Boolean()
+    player = fields.String(
+        metadata={"description": "The id of the player bound to the seat, or awaited at it."}
+    )
+    invited = fields.String(
+        metadata={"description": "The name of the player the seat is kept for until they join."}
+    )
     token = fields.String()
     webhook_secret = fields.String()
     hand_count = fields.Integer()
@@ -115,7 +132,10 @@ class CreatedGame(Schema):
 
 
 class JoinRequest(Schema):
-    name = Name(required=True, metadata=NAME_DOC)
+    name = Name(
+        metadata={**NAME_DOC, "description": "Required without a player's credential; with "
+                  "one, the seat carries the player's own name."}
+    )  # fmt: skip
     seat = fields.Integer(strict=True, validate=validate.Range(0, 7))
     client_seed = fields.String(validate=validate.Length(1, 200))
     webhook = fields.String(validate=validate.Length(1, 2000))
@@ -146,6 +166,8 @@ class GameSummary(Schema):
     status = fields.String()
     created = fields.Float()
     seats = fields.List(fields.Nested(SeatOut))
+    rematch_of = fields.String()
+    rematch = fields.String()
 
 
 class GameList(Schema):
@@ -225,6 +247,8 @@ GameView = Schema.from_dict(
         "seed_commitment": fields.String(required=True),
         "seed_source": fields.String(required=True),
         "receipt": fields.Nested(Receipt),
+        "rematch_of": fields.String(metadata={"description": "The game this one rematches."}),
+        "rematch": fields.String(metadata={"description": "The rematch offered after it."}),
         **_union("view_fields"),
     },
     name="GameView",

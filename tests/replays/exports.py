@@ -43,13 +43,14 @@ def build_batches(
     game: str = "rummy",
     waiting: bool = False,
     seed_source: str | None = "server",
+    seats: Sequence[dict[str, str]] | None = None,
 ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """The (command, events) batches of a whole game of `game`, made by the table's
     protocol alone: the given seated `moves`, or random legal ones from `rng`. `deck`
     deals hand 1 from that deck; `deck_source` overrides what the creation event claims
     (a lying server); `seed_source` who chose the server seed (None: a game from before
     it was recorded); `waiting` seats the players in a batch of its own, as when the last
-    open seat is joined."""
+    open seat is joined; `seats` who sat where (None: a log from before it was recorded)."""
     rules = games.get(game)
     seeds = table.Seeds(
         server_seed, tuple(client_seeds) if client_seeds is not None else (None,) * players
@@ -57,7 +58,7 @@ def build_batches(
     setup = table.setup(rules, preset, options, players)
     source = deck_source or ("seed" if deck is None else "explicit")
     created = table.create(setup, server_seed, source, seed_source)
-    seated = table.seat(rules, created.state, seeds, deck)
+    seated = table.seat(rules, created.state, seeds, deck, seats)
     if waiting:
         batches = [(table.CREATE, created.events), (table.START, seated.events)]
     else:

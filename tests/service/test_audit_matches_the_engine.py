@@ -68,6 +68,7 @@ def test_the_service_and_the_engine_alone_give_one_log_and_one_verdict(client, c
         game=game,
         waiting=waiting,
         seed_source="client",  # the test chose the server seed (a testing server)
+        seats=[{"name": name} for name in names],
     )
     alone = text(game_id, chain(game_id, batches), game, keys_of(served))
     assert served == alone

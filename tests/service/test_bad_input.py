@@ -388,7 +388,9 @@ def test_bad_joins(client, redis_client):
     created = create_game(client, seats=[{"name": "ann"}, {"open": True}, {"open": True}], names=())
     game_id = created["id"]
     before = EventStore(redis_client).read_raw(game_id)
-    assert_validation(client.post(f"/games/{game_id}/join", json={}), "name")
+    # No name and no player's credential: the game's refusal (a player may leave it out).
+    nameless = assert_problem(client.post(f"/games/{game_id}/join", json={}), 422, "name_required")
+    assert nameless["errors"] == [{"field": "name", "reason": nameless["detail"]}]
     assert_validation(client.post(f"/games/{game_id}/join", json={"name": ""}), "name")
     assert_validation(
         client.post(f"/games/{game_id}/join", json={"name": "z", "seat": "x"}), "seat"

@@ -27,9 +27,14 @@ PROBLEM_JSON = "application/problem+json"
 OPERATIONS = {
     "createGame", "listGames", "getGame", "joinGame", "makeMove", "listEvents",
     "streamEvents", "listHands", "getReplayStep", "exportGame", "getAudit", "postAudit",
-    "getKeys", "live",
+    "getKeys", "live", "listRatingPools", "getLeaderboard", "rematchGame",
+    "signUp", "getMe", "getPlayer", "logIn", "logOut", "createToken", "listTokens",
+    "revokeToken",
 }  # fmt: skip
-LIMITED = {"createGame", "joinGame", "makeMove", "listEvents", "streamEvents"}
+LIMITED = {
+    "createGame", "joinGame", "makeMove", "listEvents", "streamEvents", "rematchGame",
+    "signUp", "logIn",
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -88,9 +93,11 @@ def test_every_operation_is_named_once_and_secured(doc):
     for path, method, operation in operations(doc):
         assert "security" in operation, (path, method)
     secured = {op["operationId"]: op["security"] for _, _, op in operations(doc)}
-    assert secured["makeMove"] == [{"bearerAuth": []}]
-    assert secured["getGame"] == [{"bearerAuth": []}, {}]  # a token is optional
-    assert secured["createGame"] == secured["listGames"] == secured["getKeys"] == []
+    credential = [{"bearerAuth": []}, {"sessionCookie": []}]  # a token, or a player's session
+    assert secured["makeMove"] == secured["getMe"] == secured["rematchGame"] == credential
+    assert secured["getGame"] == [*credential, {}]  # a credential is optional
+    assert secured["createGame"] == secured["joinGame"] == [*credential, {}]  # for `me` seats
+    assert secured["listGames"] == secured["getKeys"] == secured["getPlayer"] == []
 
 
 def test_every_error_is_documented_as_problem_json(doc):
@@ -450,9 +457,12 @@ def test_cards_are_what_the_document_says(client, doc):
 
 def test_a_seat_is_one_of_a_name_a_bot_or_open(client, doc):
     seat = doc["components"]["schemas"]["SeatRequest"]
-    assert [branch["required"] for branch in seat["oneOf"]] == [["name"], ["bot"], ["open"]]
+    branches = [branch["required"] for branch in seat["oneOf"]]
+    assert branches == [["name"], ["bot"], ["open"], ["me"], ["player"]]  # me, player: accounts
     assert seat["properties"]["name"]["format"] == "seat-name"
-    for refused in ({}, {"name": "ann", "bot": "greedy"}, {"open": False}, {"open": "yes"}):
+    refusals = ({}, {"name": "ann", "bot": "greedy"}, {"open": False}, {"open": "yes"},
+                {"me": False}, {"me": True, "name": "ann"})  # fmt: skip
+    for refused in refusals:
         response = client.post("/games", json={"seats": [{"name": "bob"}, refused]})
         assert_problem(response, 422, "validation_error")
     stream = doc["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]["content"]

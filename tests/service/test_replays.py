@@ -190,6 +190,7 @@ def test_every_step_of_every_finished_hand_is_the_fold_of_that_prefix(
         options={"first_dealer": 0, **options},
         client_seeds=[f"{n}'s seed ♠" for n in names],
         seed_source="client",  # the test chose the server seed
+        seats=[{"name": n} for n in names],
     )
     served = export.get_data(as_text=True)
     assert served == text(game_id, chain(game_id, batches), keys=keys_of(served))
@@ -400,6 +401,7 @@ def test_a_game_with_an_open_seat_audits_with_the_joiners_seed(client, redis_cli
         "type": "players_seated",
         "v": 2,  # the deal key's encoding (ledger.deal_key)
         "client_seeds": ["ann's", "bob's"],
+        "seats": [{"name": "ann"}, {"name": "bob"}],  # who sat where
     }
     audit = client.get(f"/games/{game_id}/audit").get_json()
     assert audit["ok"] is True, audit

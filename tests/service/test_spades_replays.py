@@ -138,6 +138,7 @@ def test_cardtrail_replay_and_the_export_of_a_spades_game(
         options=OPTIONS,
         client_seeds=SEEDS,
         seed_source="client",  # the test chose the server seed
+        seats=[{"name": name} for name in ("ann", "bob", "cid", "dee")],
     )
     assert body == text(game_id, chain(game_id, batches), "spades", keys_of(body))
     path = tmp_path / "spades.jsonl"

@@ -52,7 +52,8 @@ def test_a_whole_hand_over_http_matches_the_engine(client, redis_client):
         "seed_commitment": ledger.commitment(SEED),
         "seed_source": "client",  # the test chose the server seed
     }
-    expected = [created_event, table.players_seated([None, None]), *dealt]
+    seated = table.players_seated([None, None], seats=[{"name": "ann"}, {"name": "bob"}])
+    expected = [created_event, seated, *dealt]
     for command in commands:
         state, new = table.play(GAME, state, command, key)
         expected += new

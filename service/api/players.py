@@ -1,0 +1,147 @@
+"""The players' resources: signing up, logging in and out, one's own account and personal
+tokens, and anyone's public page.
+
+    POST   /players                     sign up (name + password)
+    GET    /players/me                  the account the credential is for
+    GET    /players/{name}              a player's public page
+    POST   /session                     log in: the session cookie and its CSRF token
+    DELETE /session                     log out
+    POST   /players/me/tokens           a personal token (its secret shown once)
+    GET    /players/me/tokens           the tokens, without their secrets
+    DELETE /players/me/tokens/{id}      revoke one: it stops at once
+"""
+
+from typing import Any
+
+from flask import Response, current_app, url_for
+from flask.views import MethodView
+
+from service.api import callers, inputs, openapi
+from service.api import player_schemas as schemas
+from service.api.conventions import private
+from service.api.limits import limited
+from service.api.openapi import BODY, PLAYER_ONLY, PUBLIC, RATE, STORE
+from service.bootstrap import Cardtrail
+from service.errors import NotFound
+
+blp = openapi.Blueprint("players", __name__, description="Players, sessions and their tokens")
+blp.ARGUMENTS_PARSER = inputs.JsonParser()
+
+NO_CONTENT = {"description": "Done; nothing to say."}
+COOKIES = {"Set-Cookie": "Set-Cookie", "Cache-Control": "Cache-Control"}
+NAME_PARAMETER = {"in": "path", "name": "name", "required": True, "schema": {"type": "string"},
+                  "description": "The player's name, in any case."}  # fmt: skip
+TOKEN_PARAMETER = {"in": "path", "name": "token_id", "required": True,
+                   "schema": {"type": "string"}, "description": "The token's id."}  # fmt: skip
+
+
+def cardtrail() -> Cardtrail:
+    found: Cardtrail = current_app.extensions["cardtrail"]
+    return found
+
+
+@blp.route("/players")
+class Players(MethodView):
+    @private(vary=False)
+    @limited("register")
+    @blp.arguments(schemas.SignUp)
+    @blp.response(201, schemas.PlayerOut, headers={**openapi.SECRET, **RATE})
+    @blp.refuses(*STORE, *BODY, 409, 429)
+    @blp.doc(operationId="signUp", security=PUBLIC)
+    def post(self, body: dict[str, Any]) -> Any:
+        """Sign up: a player with this name (unique in any case) and password."""
+        player = cardtrail().players.register(body["name"], body["password"])
+        location = url_for("players.PlayerPage", name=player.name)
+        return player.public(), 201, {"Location": location}
+
+
+@blp.route("/players/me")
+class Me(MethodView):
+    @private()
+    @blp.response(200, schemas.PlayerOut, headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, 401, 403)
+    @blp.doc(operationId="getMe", security=PLAYER_ONLY)
+    def get(self) -> dict[str, Any]:
+        """The player the credential (personal token or session cookie) is for."""
+        return callers.player().public()
+
+
+@blp.route("/players/<name>", parameters=[NAME_PARAMETER])
+class PlayerPage(MethodView):
+    @blp.response(200, schemas.PlayerPage)
+    @blp.refuses(*STORE, 404)
+    @blp.doc(operationId="getPlayer", security=PUBLIC)
+    def get(self, name: str) -> dict[str, Any]:
+        """A player's public page: name, since when, ratings, recent finished games."""
+        app = cardtrail()
+        player = app.players.by_name(name)
+        if player is None:
+            raise NotFound("player_not_found", "There is no player of that name.")
+        page = app.player_games.page(player)
+        return {**page, "ratings": app.ratings.of_player(player.id)}
+
+
+@blp.route("/session")
+class SessionResource(MethodView):
+    @private(vary=False)
+    @limited("login")
+    @blp.arguments(schemas.LogIn)
+    @blp.response(200, schemas.SessionOut, headers={**COOKIES, **RATE})
+    @blp.refuses(*STORE, *BODY, 401, 429)
+    @blp.doc(operationId="logIn", security=PUBLIC)
+    def post(self, body: dict[str, Any]) -> Response:
+        """Log in: an HttpOnly session cookie, and the CSRF token its writes must send.
+
+        A wrong password and an unknown name get the same answer, in the same time."""
+        app = cardtrail()
+        player = app.players.authenticate(body["name"], body["password"])
+        session = app.credentials.open_session(player)
+        answer = {"player": player.public(), "csrf": session.csrf, "expires": session.expires}
+        response = Response(current_app.json.dumps(answer), mimetype="application/json")
+        return callers.set_session_cookies(response, session)
+
+    @private(vary=False)
+    @blp.response(204, None, description=NO_CONTENT["description"], headers=COOKIES)
+    @blp.refuses(*STORE, 403)
+    @blp.reads("X-CSRF-Token")
+    @blp.doc(operationId="logOut", security=[{"sessionCookie": []}, {}])
+    def delete(self) -> Response:
+        """Log out: the session ends and its cookies are cleared (no session: nothing to do)."""
+        session_id = callers.session_id()
+        if session_id is not None and callers.session_player() is not None:
+            cardtrail().credentials.close_session(session_id)
+        return callers.clear_session_cookies(Response(status=204))
+
+
+@blp.route("/players/me/tokens")
+class Tokens(MethodView):
+    @private(vary=False)
+    @blp.arguments(schemas.TokenRequest)
+    @blp.response(201, schemas.NewToken, headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, *BODY, 401, 403, 409)
+    @blp.reads("X-CSRF-Token")
+    @blp.doc(operationId="createToken", security=PLAYER_ONLY)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A personal token for a program of the player's: the secret is shown this once."""
+        return cardtrail().credentials.new_token(callers.player(), body["label"])
+
+    @private()
+    @blp.response(200, schemas.TokenList, headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, 401, 403)
+    @blp.doc(operationId="listTokens", security=PLAYER_ONLY)
+    def get(self) -> dict[str, Any]:
+        """The player's personal tokens, without their secrets."""
+        return {"items": cardtrail().credentials.tokens(callers.player())}
+
+
+@blp.route("/players/me/tokens/<token_id>", parameters=[TOKEN_PARAMETER])
+class TokenResource(MethodView):
+    @private()
+    @blp.response(204, None, description=NO_CONTENT["description"], headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, 401, 403, 404)
+    @blp.reads("X-CSRF-Token")
+    @blp.doc(operationId="revokeToken", security=PLAYER_ONLY)
+    def delete(self, token_id: str) -> Response:
+        """Revoke a personal token: it stops at once."""
+        cardtrail().credentials.revoke(callers.player(), token_id)
+        return Response(status=204)
