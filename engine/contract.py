@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from engine import codec, rating
 from engine.errors import NoHandDealt
 from engine.events import EVENT_VERSION, as_game_ended
+from engine.options import recorded_options
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -130,6 +131,9 @@ class Game(Generic[S, Opts]):
     commands: ClassVar[Mapping[str, FieldKinds]]
     view_fields: ClassVar[FieldKinds] = {}
     bots: ClassVar[Mapping[str, Bot]] = {}
+    # Options added after games were recorded, with their defaults: the first event
+    # leaves them out while they hold those (engine.options.recorded_options).
+    options_added_later: ClassVar[Mapping[str, Any]] = {}
     # how many seats of one game a single player (an account) may hold: one, unless a
     # game is meant to be played by one person for several seats
     seats_per_player: ClassVar[int] = 1
@@ -196,7 +200,7 @@ class Game(Generic[S, Opts]):
             "type": "game_created",
             "v": self.event_version,
             "game": self.name,
-            "options": options.as_dict(),
+            "options": recorded_options(options.as_dict(), self.options_added_later),
             "players": players,
             "first_dealer": first_dealer,
             "deck_source": deck_source,

@@ -61,3 +61,14 @@ def merged_options(
             raise InvalidOptions(f"options.{key}", "unknown option")
         merged[key] = value
     return {key: check(key, value) for key, value in merged.items()}
+
+
+def recorded_options(data: Mapping[str, Any], added_later: Mapping[str, Any]) -> dict[str, Any]:
+    """Options as a game's first event records them: every field except those added
+    after games were recorded (`added_later`, with their defaults) while they hold their
+    defaults, so that re-creating an older game (the audit does) gives back its event."""
+    return {
+        name: value
+        for name, value in data.items()
+        if name not in added_later or value != added_later[name]
+    }

@@ -36,6 +36,7 @@ class Rummy(Game[RummyState, Options]):
         "result": "dict_or_null",
     }
     bots = BOTS
+    options_added_later = options.ADDED_LATER
     state_type = RummyState
 
     resolve_options = staticmethod(options.resolve)
@@ -47,15 +48,6 @@ class Rummy(Game[RummyState, Options]):
     redact = staticmethod(views.redact)
     reveal = staticmethod(views.reveal)
     describe = staticmethod(views.describe)
-
-    def created_event(
-        self, options: Options, players: int, first_dealer: int, deck_source: str
-    ) -> dict[str, Any]:
-        """The first event, its options as `Options.recorded` writes them: a game recorded
-        before an option existed is re-created (audited) to the same event."""
-        event = super().created_event(options, players, first_dealer, deck_source)
-        event["options"] = options.recorded()
-        return event
 
     # Two players and three or more are different games to be good at (a duel against a
     # table where the others also take from you), as BGA and lichess rate modes apart.

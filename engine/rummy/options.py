@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.errors import InvalidOptions
-from engine.options import OptionRules, merged_options
+from engine.options import OptionRules, merged_options, recorded_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +54,8 @@ class Options:
         return data
 
     def recorded(self) -> dict[str, Any]:
-        """The options as the first event records them: every field, except the ones
-        added later (ADDED_LATER) while they hold their defaults, so that an older
-        game's first event is re-created exactly."""
-        data = self.as_dict()
-        for name, default in ADDED_LATER.items():
-            if data[name] == default:
-                del data[name]
-        return data
+        """The options as the first event records them (`recorded_options`)."""
+        return recorded_options(self.as_dict(), ADDED_LATER)
 
     def hand_size_for(self, players: int) -> int:
         if self.hand_size is not None:

@@ -42,6 +42,7 @@ class Spades(Game[SpadesState, Options]):
         "result": "dict_or_null",
     }
     bots = BOTS
+    options_added_later = options.ADDED_LATER
     state_type = SpadesState
 
     resolve_options = staticmethod(options.resolve)
@@ -54,15 +55,6 @@ class Spades(Game[SpadesState, Options]):
     reveal = staticmethod(views.reveal)
     describe = staticmethod(views.describe)
     sides = staticmethod(state.sides_for)
-
-    def created_event(
-        self, options: Options, players: int, first_dealer: int, deck_source: str
-    ) -> dict[str, Any]:
-        """The first event, its options as `Options.recorded` writes them: a game recorded
-        before an option existed is re-created (audited) to the same event."""
-        event = super().created_event(options, players, first_dealer, deck_source)
-        event["options"] = options.recorded()
-        return event
 
     # Every partnership mode (pairs, suicide, whiz, mirror) rates partners as one team in
     # one pool; solo (three or four, each for themselves) is a pool of its own.
