@@ -16,6 +16,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 
+from service.credentials import is_personal_token
 from service.errors import Forbidden, Unauthenticated
 from service.players import Player
 from service.tables import Table, TableStore
@@ -26,6 +27,8 @@ Credential = str | Player | None  # a seat token, a player, or nobody
 def new_token() -> tuple[str, str]:
     """(the token, given to the player once; its digest, which is all the server keeps)."""
     token = secrets.token_urlsafe(32)
+    while is_personal_token(token):  # one in ~17 million: it would be read as a player's
+        token = secrets.token_urlsafe(32)
     return token, token_digest(token)
 
 

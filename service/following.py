@@ -32,6 +32,7 @@ class _Watch:
         self.version = -1  # not read yet
         self.changed = threading.Condition()
         self.followers = 0
+        self.until = 0.0  # when the longest wait begun so far ends (the hub's clock)
 
 
 class FollowerHub:
@@ -75,6 +76,7 @@ class FollowerHub:
         """Block until the game's log is past version `after` or `timeout` seconds pass;
         the newest version known then (it may still be `after` on a timeout)."""
         deadline = self.now() + max(0.0, timeout)
+        watch.until = max(watch.until, deadline)
         with watch.changed:
             while watch.version <= after:
                 left = deadline - self.now()
@@ -104,6 +106,8 @@ class FollowerHub:
             watch = self._watches.get(game_id)
             if watch is None:
                 if len(self._watches) >= self.max_games:
+                    self._drop_idle()
+                if len(self._watches) >= self.max_games:
                     raise Busy("too_many_games_followed", "This server follows all it can.")
                 watch = self._watches[game_id] = _Watch()
                 threading.Thread(
@@ -113,6 +117,14 @@ class FollowerHub:
             self._followers += 1
             return watch
 
+    def _drop_idle(self) -> None:
+        """Forget the games nobody follows any more whose readers have not stopped yet
+        (each stops at its next wake-up, seeing it is no longer the game's reader), so
+        that they do not keep a followed game out. Called with the lock held, when full."""
+        for game_id, watch in list(self._watches.items()):
+            if watch.followers == 0:
+                del self._watches[game_id]
+
     def _read(self, game_id: str, watch: _Watch) -> None:
         """The game's one reader: the log's length, then each new event as it lands."""
         key = keys.events(game_id)
@@ -120,13 +132,21 @@ class FollowerHub:
             known = int(self.redis.xlen(key))
             self._seen(watch, known)
             while self._wanted(game_id, watch):
-                reply = self.redis.xread({key: f"0-{known}"}, count=1000, block=self.block_ms)
+                reply = self.redis.xread({key: f"0-{known}"}, count=1000, block=self._block(watch))
                 if reply:
                     known = _version_of(reply[0][1][-1][0])
                     self._seen(watch, known)
         except (redis.RedisError, OSError, ValueError):  # the store is gone or was closed
             self._forget(game_id, watch)
             self._seen(watch, watch.version)  # followers re-check and time out on their own
+
+    def _block(self, watch: _Watch) -> int:
+        """How long the reader's next XREAD blocks: no longer than its followers still
+        wait (at least 1 ms: 0 is "forever" to Redis), so a reader whose last follower
+        asked for a short wait stops soon after it and gives its place back, rather than
+        holding one of `max_games` places (and a connection) for a whole block."""
+        left_ms = int((watch.until - self.now()) * 1000) + 1
+        return max(1, min(self.block_ms, left_ms))
 
     @staticmethod
     def _seen(watch: _Watch, version: int) -> None:

@@ -34,14 +34,17 @@ from service.redis_server import cluster_mode
 
 ENV = "CARDTRAIL_RATE_LIMITS"
 EXTENSION = "cardtrail-limits"
-# Per client address (create, join, register), per seat token (move), per address and
-# game (follow: long-polls of /events and SSE (re)connects of /stream, counted together),
+# Per client address (create, join, register), per seat token (move) and, apart, per
+# address (moves_per_address: a client inventing a token per request is still counted),
+# per address and game (follow: long-polls of /events and SSE (re)connects of /stream,
+# counted together),
 # per address and, apart, per name (login: guessing one player's password from many
 # addresses, or many players' from one, is slowed either way).
 DEFAULTS: Mapping[str, str] = {
     "create": "30/minute",
     "join": "60/minute",
     "move": "120/minute",
+    "moves_per_address": "600/minute",
     "follow": "600/minute",
     "login": "10/minute",
     "register": "20/hour",
@@ -183,14 +186,21 @@ class Limits:
             by_address = self.limiter.limit(rule, scope=name, key_func=client_address)
             by_name = self.limiter.limit(rule, scope="login-name", key_func=login_name)
             return lambda view: by_address(by_name(view))
-        key = seat_token if name == "move" else client_address
-        return self.limiter.limit(rule, scope=name, key_func=key)
+        if name == "move":  # per token and, apart, per address
+            by_token = self.limiter.limit(rule, scope=name, key_func=seat_token)
+            by_address = self.limiter.limit(
+                self.rules["moves_per_address"], scope="move-address", key_func=client_address
+            )
+            return lambda view: by_address(by_token(view))
+        return self.limiter.limit(rule, scope=name, key_func=client_address)
 
     def headers(self, response: Response) -> Response:
-        """The IETF RateLimit headers on every answer a limit was counted for."""
-        current = self.limiter.current_limit
-        if current is None:
+        """The IETF RateLimit headers on every answer a limit was counted for: of several
+        (a move counts per token and per address), the one breached or nearest to it."""
+        counted = self.limiter.current_limits
+        if not counted:
             return response
+        current = min(counted, key=lambda limit: (not limit.breached, limit.remaining))
         reset, left = current.window
         seconds = max(1, math.ceil(reset - time.time()))
         response.headers["RateLimit-Limit"] = str(current.limit.amount)

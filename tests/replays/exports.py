@@ -101,9 +101,7 @@ def rechain(game_id: str, lines: Sequence[Line]) -> list[Line]:
     return fixed
 
 
-def text(
-    game_id: str, lines: Sequence[Line], game: str = "rummy", keys: list | None = None
-) -> str:
+def text(game_id: str, lines: Sequence[Line], game: str = "rummy", keys: list | None = None) -> str:
     return "".join(line + "\n" for line in export_lines(game_id, game, lines, keys))
 
 

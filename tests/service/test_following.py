@@ -160,3 +160,21 @@ def test_a_follower_sees_a_move_made_over_http(client):
     thread.join(5)
     assert [event["type"] for event in seen["answer"]["events"]][0] == "card_drawn"
     assert seen["answer"]["receipt"]["version"] == seen["answer"]["version"]
+
+
+@pytest.mark.off_protocol("fills the hub on purpose")
+def test_polls_that_wait_for_nothing_do_not_keep_a_real_follower_out(app, client):
+    """A reader whose followers are gone gives its place back: short polls of every game
+    do not fill the hub and keep a real follower of another game out."""
+    hub = app.extensions["cardtrail"].queries.hub
+    hub.max_games = 2
+    games = [create_game(client, seed=f"hub {n}")["id"] for n in range(3)]
+    for game_id in games[:2]:
+        started = time.monotonic()
+        polled = client.get(f"/games/{game_id}/events?after=1000000000&wait=0.05")
+        assert polled.status_code == 200 and polled.get_json()["events"] == []
+        assert time.monotonic() - started < 1  # answered at once: nobody waits any more
+    assert hub.followers == 0
+    # A real follower of the third game, with nobody following anything:
+    real = client.get(f"/games/{games[2]}/events?after=1000000000&wait=1")
+    assert real.status_code == 200, real.get_json()

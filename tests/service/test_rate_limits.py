@@ -150,3 +150,24 @@ def test_limits_off_leaves_no_limiter(app):
     response = app.test_client().post("/games", json={"seats": [{"name": "a"}, {"name": "b"}]})
     assert response.status_code == 201
     assert "RateLimit-Limit" not in response.headers
+
+
+def test_a_client_inventing_a_token_per_move_is_held_to_the_address_limit(redis_url):
+    """The move limit counts per token; a client that makes up a new token for every
+    request is counted per address as well (moves_per_address)."""
+    rules = {**SMALL, "create": "100/hour", "moves_per_address": "5/hour"}
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "ALLOW_PRESET_DECK": True,
+            "RATE_LIMITS_ENABLED": True,
+            "RATE_LIMITS": rules,
+        }
+    )
+    client = app.test_client()
+    game_id = create_game(client, seed="invented tokens")["id"]
+    draw = {"type": "draw", "source": "stock"}
+    statuses = [move(client, game_id, f"invented-{n}", draw).status_code for n in range(8)]
+    assert statuses[:5] == [401] * 5
+    assert statuses[5:] == [429] * 3
+    app.extensions["cardtrail"].redis.close()
