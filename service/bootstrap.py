@@ -14,6 +14,7 @@ from service.credentials import Credentials
 from service.following import FollowerHub
 from service.handlers import Handlers
 from service.history import History
+from service.inbox import Inbox
 from service.player_games import PlayerGames
 from service.players import Players
 from service.queries import Queries
@@ -42,6 +43,7 @@ class Cardtrail:
     players: Players
     credentials: Credentials
     rematches: Rematches
+    inbox: Inbox
 
     @property
     def redis(self) -> redis.Redis:
@@ -82,8 +84,12 @@ def build(
     else:
         signer = None
     players = Players(client)
-    after_append = _reactions(scheduler, repository)
-    handlers = Handlers(repository, after_append, signer, allow_preset_deck, players=players)
+    player_games = PlayerGames(client, repository.tables, repository.events)
+    after_append = _reactions(scheduler, repository, player_games)
+    handlers = Handlers(
+        repository, after_append, signer, allow_preset_deck, players=players,
+        player_games=player_games,
+    )  # fmt: skip
     return Cardtrail(
         repository=repository,
         scheduler=scheduler,
@@ -100,10 +106,13 @@ def build(
         players=players,
         credentials=Credentials(client, players),
         rematches=Rematches(handlers, scheduler),
+        inbox=Inbox(repository, scheduler, player_games, follow_client),
     )
 
 
-def _reactions(scheduler: TurnScheduler, repository: Repository) -> Reactions:
+def _reactions(
+    scheduler: TurnScheduler, repository: Repository, player_games: PlayerGames
+) -> Reactions:
     """What every append sets going (service.reactions), in order."""
     return Reactions(
         [
@@ -112,5 +121,6 @@ def _reactions(scheduler: TurnScheduler, repository: Repository) -> Reactions:
             reactions.webhooks(scheduler),
             reactions.status_index(repository.tables),
             reactions.ratings(scheduler),
+            reactions.player_news(player_games),
         ]
     )

@@ -45,6 +45,7 @@ class Handlers:
         allow_preset_deck: bool = False,
         clock: Callable[[], float] = time.time,
         players: Players | None = None,
+        player_games: PlayerGames | None = None,
     ) -> None:
         self.repository = repository
         self.tables = repository.tables
@@ -55,7 +56,9 @@ class Handlers:
         self.now = clock
         self.kept = KeptAnswers(repository.redis)
         self.players = players or Players(repository.redis)
-        self.player_games = PlayerGames(repository.redis, self.tables, repository.events)
+        self.player_games = player_games or PlayerGames(
+            repository.redis, self.tables, repository.events
+        )
 
     def receipt(self, game_id: str, version: int, chain_hash: str) -> dict[str, Any]:
         """{"receipt": …} for an answer at `version`, or nothing without a signer."""

@@ -11,7 +11,7 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -145,19 +145,28 @@ class Queries:
         known = self.hub.known(game_id)
         return self.events.version(game_id) if known is None else known
 
-    def follow(self, game_id: str, token: Credential, after: int, seconds: float) -> "Stream":
+    def follow(
+        self,
+        game_id: str,
+        token: Credential,
+        after: int,
+        seconds: float,
+        still_valid: Callable[[], bool] = lambda: True,
+    ) -> "Stream":
         """Server-Sent Events: each new event as the caller may see it, then wait for more.
 
         Ends after `seconds` (the client reconnects with Last-Event-ID) or once the game
         is over and told; a comment line every 15 s keeps proxies from closing it. The
         stream holds a follower's place in the hub from now until it is closed (Busy,
-        before anything is sent, when the hub is full).
+        before anything is sent, when the hub is full). Before each frame it asks
+        `still_valid`: a player's stream whose session closed or token was revoked ends
+        there, with an event `closed`, and shows the seat's cards no more.
         """
         seat = self.auth.seat_of(self.tables.get(game_id), token)
         place = ExitStack()
         watch = place.enter_context(self.hub.following(game_id))
         frames = self._frames(game_id, seat, after, time.monotonic() + seconds, watch)
-        return Stream(frames, place)
+        return Stream(_while_valid(frames, still_valid), place)
 
     def _frames(self, game_id: str, seat: int | None, last: int, deadline: float, watch: Any):
         yield "retry: 2000\n\n"
@@ -198,6 +207,23 @@ class Queries:
         if loaded.version == known:  # what a follower who knows this version will ask
             self.recent.put(("frames", game_id, seat, last, known), made)
         return made
+
+
+REVOKED_FRAME = 'event: closed\ndata: {"reason": "credential_revoked"}\n\n'
+
+
+def _while_valid(frames: Iterator[str], still_valid: Callable[[], bool]) -> Iterator[str]:
+    """`frames` as long as the credential holds, asked before each one is sent."""
+    try:
+        for frame in frames:
+            if not still_valid():
+                yield REVOKED_FRAME
+                return
+            yield frame
+    finally:
+        close = getattr(frames, "close", None)
+        if close is not None:
+            close()
 
 
 class Stream:

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.contract import Event, Game
 from engine.events import GAME_ENDED, TURN_STARTED
+from service.player_games import PlayerGames
 from service.scheduler import TurnScheduler
 from service.tables import Table, TableStore
 from service.webhooks import send, turn_messages
@@ -107,6 +108,29 @@ def ratings(scheduler: TurnScheduler) -> Reaction:
     def react(fact: Appended) -> None:
         if any(event["type"] == GAME_ENDED for event in fact.events):
             scheduler.ratings_due(fact.table.id)
+
+    return react
+
+
+def player_news(player_games: PlayerGames) -> Reaction:
+    """The players bound to seats hear, in their own stream of news, what a webhook
+    would tell their seat: their turn (with its deadline), the end of a hand or the game.
+    A player holding several seats hears of an end once."""
+
+    def react(fact: Appended) -> None:
+        bound = {seat.number: seat.bound_to for seat in fact.table.seats if seat.bound_to}
+        if not bound:
+            return
+        told: set[tuple[str, str]] = set()
+        messages = turn_messages(fact.table.id, fact.version, fact.events, fact.new_turns, bound)
+        for msg in messages:
+            player = bound[msg["seat"]]
+            if msg["kind"] != "your_turn" and (player, msg["kind"]) in told:
+                continue
+            told.add((player, msg["kind"]))
+            details = {k: v for k, v in msg.items() if k not in ("game_id", "sent_at")}
+            details = {"game": fact.table.id, "game_name": fact.table.game, **details}
+            player_games.notify(player, msg["kind"], details)
 
     return react
 

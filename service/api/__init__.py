@@ -21,6 +21,7 @@ from service.api.players import blp as players
 from service.api.ratings import blp as ratings
 from service.api.routes import blp
 from service.bootstrap import build
+from service.inbox import MAX_STREAMS
 from service.redis_server import connect, queue_connection
 
 MAX_BODY_BYTES = 64 * 1024
@@ -102,7 +103,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         queue_connection(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"]),
         allow_preset_deck=app.config["ALLOW_PRESET_DECK"],
         signer=signing.load_or_create(key_file) if key_file else signing.ephemeral(),
-        follow_client=connect(app.config["REDIS_URL"], pool_size=FOLLOWED_GAMES + 8),
+        # one connection per followed game (the hub's readers) and per open player stream
+        follow_client=connect(app.config["REDIS_URL"], pool_size=FOLLOWED_GAMES + MAX_STREAMS + 8),
         max_followers=app.config["MAX_FOLLOWERS"],
         followed_games=FOLLOWED_GAMES,
     )

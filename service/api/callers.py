@@ -11,6 +11,7 @@
   credential: the request is a spectator's.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, request
@@ -51,6 +52,23 @@ def credential() -> Credential:
     if player is None:
         raise Unauthenticated("unknown_token", "This token is not valid.")
     return player
+
+
+def still_valid() -> Callable[[], bool]:
+    """Whether the credential this request came with still holds, asked again later: a
+    stream (SSE) opened with a session or a personal token stops once the session is
+    closed or the token revoked, instead of going on with what it was shown at opening.
+    A seat token, or no credential, cannot be withdrawn."""
+    credentials = _app().credentials
+    token = bearer_token()
+    if token is not None:
+        if not is_personal_token(token):
+            return lambda: True
+        return lambda: credentials.player_of_token(token) is not None
+    sid = session_id()
+    if sid is None or credentials.session(sid) is None:
+        return lambda: True  # a spectator's request, whatever cookie it carries
+    return lambda: credentials.session(sid) is not None
 
 
 def player() -> Player:

@@ -79,6 +79,21 @@ def last_event_id(value: str | None) -> int | None:
     return header_integer("Last-Event-ID", value, "the id of an event (its version)")
 
 
+_NEWS_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
+
+
+def news_id(value: str | None) -> str | None:
+    """Where a player's stream resumes: the id of the last notice seen (Last-Event-ID,
+    e.g. `1764600000000-0`; `0-0` for all that is kept), or None without one."""
+    if value is None or not value.strip(" \t"):
+        return None
+    text = value.strip(" \t")
+    if not _NEWS_ID.fullmatch(text):
+        detail = "Last-Event-ID must be the id of a notice, e.g. 1764600000000-0."
+        raise BadRequest(_code("Last-Event-ID"), detail, "Last-Event-ID")
+    return text
+
+
 def header_token(header: str, value: str | None, max_length: int = 200) -> str | None:
     """A header holding an opaque token (Idempotency-Key): 1 to `max_length` printable
     ASCII characters, or BadRequest naming the header."""

@@ -1,11 +1,11 @@
 """Marshmallow schemas of the players' bodies: accounts, sessions, personal tokens, a
-player's page, and a rematch's answer."""
+player's page, their inbox, and a rematch's answer."""
 
 from marshmallow import fields, validate
 
 from service.api.inputs import Name, Schema
 from service.api.ratings import Rating
-from service.api.schemas import NAME_DOC, Joined, SeatOut
+from service.api.schemas import NAME_DOC, Joined, ListQuery, SeatOut
 
 PASSWORD = validate.Length(8, 1024)
 _ID = {"description": 'The player\'s id: "p_" and 16 characters; it never changes.'}
@@ -107,3 +107,51 @@ class RematchOut(Schema):
     joined = fields.Nested(
         Joined, metadata={"description": "The asker's seat, taken by this request."}
     )
+
+
+class InboxQuery(ListQuery):
+    page_size = fields.Integer(load_default=50, validate=validate.Range(1, 100))
+
+
+class LastEvent(Schema):
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    description = fields.String(
+        required=True, metadata={"description": "In a sentence, as the player's seat sees it."}
+    )
+
+
+class InboxGame(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    preset = fields.String(allow_none=True, required=True)
+    status = fields.String(required=True)
+    created = fields.Float(required=True)
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(SeatOut), required=True)
+    your_seats = fields.List(
+        fields.Integer(), required=True, metadata={"description": "The seats you act for."}
+    )
+    invited = fields.Boolean(
+        required=True, metadata={"description": "A seat is kept for you: join to take it."}
+    )
+    to_act = fields.List(fields.Integer(), required=True)
+    your_turn = fields.Boolean(required=True)
+    deadline = fields.Float(
+        allow_none=True,
+        required=True,
+        metadata={"description": "When your clocked turn times out (Unix seconds)."},
+    )
+    last = fields.Nested(LastEvent, allow_none=True, required=True)
+    play = fields.String(required=True, metadata={"description": "The table's web page."})
+    replay = fields.String(metadata={"description": "A finished game's hands, to replay."})
+    result = fields.Nested(GameResult)
+    rematch_of = fields.String()
+    rematch = fields.String()
+
+
+class Inbox(Schema):
+    items = fields.List(fields.Nested(InboxGame), required=True)
+    page = fields.Integer(required=True)
+    page_size = fields.Integer(required=True)
+    total = fields.Integer(required=True)

@@ -3,6 +3,8 @@ tokens, and anyone's public page.
 
     POST   /players                     sign up (name + password)
     GET    /players/me                  the account the credential is for
+    GET    /players/me/games            the inbox: my games, my turns first
+    GET    /players/me/stream           my news for all my games (Server-Sent Events)
     GET    /players/{name}              a player's public page
     POST   /session                     log in: the session cookie and its CSRF token
     DELETE /session                     log out
@@ -13,7 +15,7 @@ tokens, and anyone's public page.
 
 from typing import Any
 
-from flask import Response, current_app, url_for
+from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
 from service.api import callers, inputs, openapi
@@ -27,6 +29,7 @@ from service.errors import NotFound
 blp = openapi.Blueprint("players", __name__, description="Players, sessions and their tokens")
 blp.ARGUMENTS_PARSER = inputs.JsonParser()
 
+STREAM_SECONDS = 300.0  # a player stream ends after this; the client reconnects
 NO_CONTENT = {"description": "Done; nothing to say."}
 COOKIES = {"Set-Cookie": "Set-Cookie", "Cache-Control": "Cache-Control"}
 NAME_PARAMETER = {"in": "path", "name": "name", "required": True, "schema": {"type": "string"},
@@ -64,6 +67,42 @@ class Me(MethodView):
     def get(self) -> dict[str, Any]:
         """The player the credential (personal token or session cookie) is for."""
         return callers.player().public()
+
+
+@blp.route("/players/me/games")
+class MyGames(MethodView):
+    @private()
+    @blp.arguments(schemas.InboxQuery, location="query", unknown=None)
+    @blp.response(200, schemas.Inbox, headers=openapi.PRIVATE)
+    @blp.refuses(*STORE, 400, 401, 403, 422)
+    @blp.doc(operationId="listMyGames", security=PLAYER_ONLY)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Your games: first those where it is your turn (the soonest deadline first),
+        then those you are invited to, the other live ones, and the finished ones with
+        their result and replay; the newest first within each."""
+        page = cardtrail().inbox.games(
+            callers.player().id, query.get("status"), query["page"], query["page_size"]
+        )
+        return page
+
+
+@blp.route("/players/me/stream")
+class MyStream(MethodView):
+    @private()
+    @limited("follow")
+    @blp.response(200, openapi.NEWS_STREAM, content_type="text/event-stream",
+                  headers={**openapi.PRIVATE, **RATE})  # fmt: skip
+    @blp.refuses(*STORE, 400, 401, 403, 429)
+    @blp.reads("Last-Event-ID")
+    @blp.doc(operationId="streamMyNews", security=PLAYER_ONLY)
+    def get(self) -> Response:
+        """One stream for all your games: your turn, a hand's and the game's end,
+        invitations and rematch offers, from now on (or after Last-Event-ID; `0-0` for
+        all that is kept). Open it, then read the inbox: nothing falls between."""
+        player = callers.player()
+        after = inputs.news_id(request.headers.get("Last-Event-ID"))
+        stream = cardtrail().inbox.follow(player.id, after, STREAM_SECONDS, callers.still_valid())
+        return Response(stream, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 
 @blp.route("/players/<name>", parameters=[NAME_PARAMETER])

@@ -12,7 +12,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from service.api import examples, inputs, moves, openapi, player_schemas, schemas
-from service.api.callers import credential, optional_player
+from service.api.callers import credential, optional_player, still_valid
 from service.api.conventions import created, private, tagged, tagged_json
 from service.api.limits import limited
 from service.api.openapi import (
@@ -256,5 +256,6 @@ class Stream(MethodView):
         """Follow a game with Server-Sent Events (resumes from Last-Event-ID or `after`)."""
         resumed = inputs.last_event_id(request.headers.get("Last-Event-ID"))
         after = query["after"] if resumed is None else resumed
-        stream = cardtrail().queries.follow(game_id, credential(), after, STREAM_SECONDS)
+        queries = cardtrail().queries
+        stream = queries.follow(game_id, credential(), after, STREAM_SECONDS, still_valid())
         return Response(stream, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})

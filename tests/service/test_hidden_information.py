@@ -12,6 +12,7 @@ import random
 from engine import games, table
 from engine.cards import VALID_CARDS
 from service.store import EventStore
+from tests.service.accounts import account, bare
 from tests.service.helpers import cards_in, create_game, move, tokens
 
 GAME = games.get("rummy")
@@ -176,3 +177,49 @@ def test_no_response_shows_another_seats_hand_or_the_stock(client, redis_client)
     assert secrets_checked > 1000
     # The game list is public too: it shows no card at all.
     assert not cards_in(client.get("/games").get_json())
+
+
+def test_no_inbox_notice_or_player_page_shows_a_hidden_card(app, redis_client):
+    """The same truth, for what players see besides the table: after every move each
+    player's inbox entry (whose newest event is told as their seat sees it) may show
+    only what their seat may see; their notices (the player stream's frames) and public
+    pages show no card at all."""
+    ann, bob, cid = (account(app, name) for name in ("ann", "bob", "cid"))
+    http = bare(app)
+    seats = [{"me": True}, {"player": "bob"}, {"player": "cid"}]
+    created = http.post("/games", json={"seats": seats, "options": OPTIONS}, headers=ann.headers)
+    game_id = created.get_json()["id"]
+    for player in (bob, cid):
+        assert (
+            http.post(f"/games/{game_id}/join", json={}, headers=player.headers).status_code == 201
+        )
+    players = [ann, bob, cid]  # seat 0, 1, 2
+    shelf = app.extensions["cardtrail"].player_games
+    store = EventStore(redis_client)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(400):
+        truth = Truth(store.read(game_id))
+        for seat, player in enumerate(players):
+            entry = next(g for g in http.get("/players/me/games", headers=player.headers)
+                         .get_json()["items"] if g["id"] == game_id)  # fmt: skip
+            told = entry.pop("last")
+            assert not cards_in(entry), entry
+            told_hand = truth.hand_of_version[told["version"]]
+            assert not cards_in(told) & truth.secret(told_hand, seat), (seat, told)
+            checked += bool(cards_in(told))
+            assert not cards_in(shelf.news(player.id)), shelf.news(player.id)
+            assert not cards_in(http.get(f"/players/{player.name}").get_json())
+        shown = http.get(f"/games/{game_id}").get_json()
+        if shown["status"] == "finished":
+            break
+        mover = players[shown["turn"]]
+        mine = http.get(f"/games/{game_id}", headers=mover.headers).get_json()
+        command = rng.choice(mine["you"]["legal_moves"])
+        answer = http.post(f"/games/{game_id}/moves", json=command, headers=mover.headers)
+        assert answer.status_code == 200, answer.get_json()
+    else:
+        raise AssertionError("the game did not finish")
+    assert checked > 10  # the inbox did tell of cards a seat may see (its own draws, discards)
+    kinds = {n["kind"] for player in players for n in shelf.news(player.id)}
+    assert {"invited", "your_turn", "hand_ended", "game_ended"} <= kinds

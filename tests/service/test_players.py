@@ -499,3 +499,20 @@ def test_a_game_that_lets_one_player_hold_several_seats(app, monkeypatch):
         assert moved.status_code == 200, moved.get_json()
     three = {"game": "minitricks", "seats": [{"me": True}] * 3}
     assert_problem(http.post("/games", json=three, headers=ann.headers), 422, "too_many_seats")
+
+
+def test_a_revoked_token_neither_creates_nor_joins(app):
+    ann, bob = account(app, "ann"), account(app, "bob")
+    http = bare(app)
+    game = create(http, ann, [{"me": True}, {"player": "bob"}])
+    token_id = http.get("/players/me/tokens", headers=bob.headers).get_json()["items"][0]["id"]
+    assert http.delete(f"/players/me/tokens/{token_id}", headers=bob.headers).status_code == 204
+    joined = http.post(f"/games/{game['id']}/join", json={}, headers=bob.headers)
+    assert_problem(joined, 401, "unknown_token")
+    made = http.post("/games", json={"seats": [{"me": True}, {"bot": "random"}]},
+                     headers=bob.headers)  # fmt: skip
+    assert_problem(made, 401, "unknown_token")
+    # Nothing was half done: the seat is still kept for bob, and no game was made.
+    assert http.get(f"/games/{game['id']}").get_json()["seats"][1]["invited"] == "bob"
+    shelf = app.extensions["cardtrail"].player_games
+    assert shelf.ids(bob.id) == [game["id"]]

@@ -3,16 +3,13 @@ guard with the private-address setting off, and the Server-Sent Events stream re
 real HTTP server.
 """
 
-import http.client
 import json
-import queue
 import random
 import threading
 
 import pytest
 from rq import Queue
 from rq.registry import StartedJobRegistry
-from werkzeug.serving import make_server
 
 from service.scheduler import NOTIFY_QUEUE
 from service.webhooks import WebhookRefused
@@ -28,6 +25,7 @@ from tests.service.helpers import (
 from tests.service.live import (
     ALLOW_PRIVATE,
     Receiver,
+    SseClient,
     Workers,
     play_own_turns,
     queue_idle,
@@ -228,56 +226,6 @@ def test_webhooks_to_private_addresses_are_refused_when_not_allowed(client, rece
 
 
 # -- Server-Sent Events -------------------------------------------------------------------
-
-
-class SseClient:
-    """Reads GET /games/{id}/stream incrementally over a real socket, block by block."""
-
-    def __init__(self, port: int, path: str, headers: dict[str, str]) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.request("GET", path, headers=headers)
-        self.response = self.conn.getresponse()
-        self.blocks: queue.Queue = queue.Queue()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        fields: dict[str, str] = {}
-        try:
-            for raw in iter(self.response.readline, b""):
-                line = raw.decode().rstrip("\n")
-                if not line:
-                    if fields:
-                        self.blocks.put(fields)
-                    fields = {}
-                elif not line.startswith(":"):  # a comment keeps the connection alive
-                    name, _, value = line.partition(":")
-                    fields[name] = value.removeprefix(" ")
-        except OSError:
-            pass
-        self.blocks.put(None)  # the stream ended
-
-    def next_event(self, timeout: float = 10.0) -> dict | None:
-        """The next event block (id, event, data parsed), skipping `retry:`; None at the end."""
-        while True:
-            block = self.blocks.get(timeout=timeout)
-            if block is None or "id" in block:
-                if block is not None:
-                    block["data"] = json.loads(block["data"])
-                return block
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-@pytest.fixture
-def live_server(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.server_port
-    server.shutdown()
-    server.server_close()
 
 
 def test_the_stream_delivers_the_opponents_move_and_resumes(client, live_server):
