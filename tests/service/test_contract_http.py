@@ -29,11 +29,11 @@ OPERATIONS = {
     "streamEvents", "listHands", "getReplayStep", "exportGame", "getAudit", "postAudit",
     "getKeys", "live", "listRatingPools", "getLeaderboard", "rematchGame",
     "signUp", "getMe", "getPlayer", "logIn", "logOut", "createToken", "listTokens",
-    "revokeToken",
+    "revokeToken", "listMyGames", "streamMyNews",
 }  # fmt: skip
 LIMITED = {
     "createGame", "joinGame", "makeMove", "listEvents", "streamEvents", "rematchGame",
-    "signUp", "logIn",
+    "signUp", "logIn", "streamMyNews",
 }  # fmt: skip
 
 
