@@ -18,7 +18,7 @@ from typing import Any
 from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
-from service.api import callers, inputs, openapi
+from service.api import callers, inputs, openapi, stream_docs
 from service.api import player_schemas as schemas
 from service.api.conventions import private
 from service.api.limits import limited
@@ -90,7 +90,7 @@ class MyGames(MethodView):
 class MyStream(MethodView):
     @private()
     @limited("follow")
-    @blp.response(200, openapi.NEWS_STREAM, content_type="text/event-stream",
+    @blp.response(200, stream_docs.NEWS_STREAM, content_type="text/event-stream",
                   headers={**openapi.PRIVATE, **RATE})  # fmt: skip
     @blp.refuses(*STORE, 400, 401, 403, 429)
     @blp.reads("Last-Event-ID")

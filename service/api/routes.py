@@ -11,7 +11,7 @@ from typing import Any
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from service.api import examples, inputs, moves, openapi, player_schemas, schemas
+from service.api import examples, inputs, moves, openapi, player_schemas, schemas, stream_docs
 from service.api.callers import credential, optional_player, still_valid
 from service.api.conventions import created, private, tagged, tagged_json
 from service.api.limits import limited
@@ -247,7 +247,7 @@ class Stream(MethodView):
     @private()
     @limited("follow")
     @blp.arguments(schemas.EventsQuery, location="query", unknown=None)
-    @blp.response(200, openapi.EVENT_STREAM, content_type="text/event-stream",
+    @blp.response(200, stream_docs.EVENT_STREAM, content_type="text/event-stream",
                   headers={**openapi.PRIVATE, **RATE})  # fmt: skip
     @blp.refuses(*STORE, *BEARER, 400, 404, 422, 429)
     @blp.reads("Last-Event-ID")

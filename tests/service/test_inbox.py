@@ -91,9 +91,7 @@ def test_only_a_player_has_an_inbox(app, client):
     assert_problem(http.get("/players/me/stream", headers=bad_id), 400)
 
 
-def test_the_player_stream_says_your_turn_in_each_of_three_games_within_a_second(
-    app, live_server
-):
+def test_the_player_stream_says_your_turn_in_each_of_three_games_within_a_second(app, live_server):
     ann, bob = account(app, "ann"), account(app, "bob")
     http = bare(app)
     games = [create(http, ann, [{"me": True}, {"player": "bob"}], BOB_FIRST) for _ in range(3)]
