@@ -38,6 +38,8 @@ from service.tables import Status, Table
 
 LISTED = 500  # of a player's games, newest first, that the inbox looks through
 LOOKED_BACK = 4  # events looked through for the newest one worth a line
+LIVE = ("waiting", "playing")
+DONE = 3  # the rank of the games that are over, listed last
 KEEP_ALIVE_S = 15.0
 MAX_STREAMS = 500  # player streams one process holds open at once
 PER_PLAYER = 4  # of them, for one player (a few tabs and a bot)
@@ -69,19 +71,26 @@ class Inbox:
     def games(
         self, player_id: str, status: Status | None, page: int, page_size: int
     ) -> dict[str, Any]:
-        """One page of the player's games, most urgent first."""
+        """One page of the player's games, most urgent first.
+
+        Only the live games (waiting or playing, as their tables say) are loaded, to know
+        whose turn it is; the others all rank last, the newest first — the index's own
+        order — so of them only the page asked for is read."""
         tables = self.player_games.tables_of(player_id, 0, LISTED)
-        entries = [self.entry(table, player_id) for table in tables]
+        live = [self.entry(t, player_id) for t in tables if t.status in LIVE]
+        ranked = sorted((e for e in live if _urgency(e)[0] < DONE), key=_urgency)
+        ended_live = {e["id"]: e for e in live if _urgency(e)[0] == DONE}
+        ended = [t for t in tables if t.status not in LIVE or t.id in ended_live]
         if status is not None:
-            entries = [entry for entry in entries if entry["status"] == status]
-        entries.sort(key=_urgency)
+            ranked = [e for e in ranked if e["status"] == status]
+            ended = [t for t in ended if ended_live.get(t.id, {}).get("status", t.status) == status]
         first = (page - 1) * page_size
-        return {
-            "items": entries[first : first + page_size],
-            "page": page,
-            "page_size": page_size,
-            "total": len(entries),
-        }
+        items = ranked[first : first + page_size]
+        start = max(0, first - len(ranked))
+        for table in ended[start : start + page_size - len(items)]:
+            items.append(ended_live.get(table.id) or self.entry(table, player_id))
+        return {"items": items, "page": page, "page_size": page_size,
+                "total": len(ranked) + len(ended)}  # fmt: skip
 
     def entry(self, table: Table, player_id: str) -> dict[str, Any]:
         """One game as the player's inbox lists it."""
@@ -208,15 +217,15 @@ class NewsStream:
 
 
 def _urgency(entry: dict[str, Any]) -> tuple[Any, ...]:
-    """Sort key: my turns (soonest deadline first), invitations, live games, the rest;
-    the newest first within each."""
+    """Sort key: my turns (soonest deadline first), invitations, live games, the rest
+    (DONE); the newest first within each."""
     if entry["your_turn"]:
         rank = 0
-    elif entry["invited"]:
+    elif entry["invited"] and entry["status"] in LIVE:
         rank = 1
-    elif entry["status"] in ("waiting", "playing"):
+    elif entry["status"] in LIVE:
         rank = 2
     else:
-        rank = 3
+        rank = DONE
     deadline = entry["deadline"] if entry["deadline"] is not None else math.inf
     return (rank, deadline, -entry["created"])
