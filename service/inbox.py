@@ -4,7 +4,7 @@ of news for all of them.
 - `games`: every game of the player's index (`service.player_games`), each as the
   player may see it — who sits where, whose turn, the player's own deadline on a
   clocked table, the newest event told in a sentence *redacted for the player's seat*
-  (the inbox says "ann drew from the stock", never which card), and for a finished game
+  (what another seat holds stays hidden, as in the game's own view), and for a finished game
   its result and replay. Ordered by what the player must do: their turns first, the
   soonest deadline first; then games waiting for them to join; then the rest, the
   newest first.

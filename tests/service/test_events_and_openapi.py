@@ -66,7 +66,7 @@ def test_long_poll_times_out_empty(client):
     body = client.get(f"/games/{created['id']}/events?after={created['version']}&wait=0.3")
     assert body.status_code == 200
     assert body.get_json()["events"] == []
-    assert time.monotonic() - started >= 0.25
+    assert time.monotonic() - started >= 0.3 * 0.8  # a wait is spread: shortened by up to 1/5
 
 
 def test_openapi_document_lists_the_paths(client):
