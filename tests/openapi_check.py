@@ -36,8 +36,8 @@ from openapi_core.validation.schemas import oas30_read_schema_validators_factory
 from werkzeug.test import TestResponse
 
 # Served, but not the API: HTML pages, their assets, and the document itself.
-NOT_API_PREFIXES = ("/static/", "/assets/", "/play/", "/replay/")
-NOT_API_PATHS = ("/", "/openapi.json")
+NOT_API_PREFIXES = ("/static/", "/assets/", "/play/", "/replay/", "/profile/", "/leaderboard/")
+NOT_API_PATHS = ("/", "/login", "/me", "/leaderboard", "/openapi.json")
 # Readiness is left out of the document on purpose (service/api/health.py: its 503 is
 # its meaning, not a fault of the request); its answers are held to the document's
 # Problem all the same: 200 JSON, or 503 problem+json with Retry-After.

@@ -1,7 +1,11 @@
-"""The web table: lobby, table and replay viewer pages, served by the API's own Flask app.
+"""The web pages: lobby, table, replay viewer, logging in, My games, a player's page and
+the leaderboard, served by the API's own Flask app.
 
-Plain Flask (not part of the OpenAPI contract): three HTML pages and their static
-files (ES modules and CSS, no build step). The pages talk to the JSON API only.
+Plain Flask (not part of the OpenAPI contract): HTML pages and their static files (ES
+modules and CSS, no build step). The pages talk to the JSON API only; a logged-in
+player's session cookie goes with their requests, so the pages never see it.
+A page's address never shadows an API path: a player's page is /profile/<name>
+(/players/<name> is its JSON), the leaderboard /leaderboard (the JSON is /ratings).
 Seat tokens never appear in a URL the server sees: pages keep them in the
 browser's localStorage, and a shareable link carries one in the URL fragment.
 """
@@ -63,3 +67,24 @@ def play(game_id: str) -> Response:
 @web.get("/replay/<game_id>")
 def replay(game_id: str) -> Response:
     return _page("replay.html", page="replay", game_id=game_id)
+
+
+@web.get("/login")
+def login() -> Response:
+    return _page("login.html", page="login")
+
+
+@web.get("/me")
+def my_games() -> Response:
+    return _page("me.html", page="me")
+
+
+@web.get("/profile/<name>")
+def profile(name: str) -> Response:
+    return _page("profile.html", page="profile", player_name=name)
+
+
+@web.get("/leaderboard")
+@web.get("/leaderboard/<pool>")
+def leaderboard(pool: str | None = None) -> Response:
+    return _page("leaderboard.html", page="leaderboard", pool=pool)

@@ -43,6 +43,23 @@ def screenshot(page, name: str, phone_too: bool = True) -> None:
         page.set_viewport_size(DESKTOP)
 
 
+def watch_errors(page) -> list[str]:
+    """Collect the page's uncaught exceptions and logged errors in `page.js_errors`. A
+    refused request's 4xx ("Failed to load resource") is expected, not a page bug."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and not msg.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    page.js_errors = errors
+    return errors
+
+
 def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 

@@ -19,7 +19,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service.api import create_app
 from service.redis_server import EmbeddedRedis
-from tests.web.browsing import ARGS, CHROMIUM, DESKTOP, TIMEOUT_MS
+from tests.web.browsing import ARGS, CHROMIUM, DESKTOP, TIMEOUT_MS, watch_errors
 
 WORKER = "from workers.run import run_worker; run_worker()"
 
@@ -118,17 +118,6 @@ def page(browser):
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    # Uncaught exceptions and logged errors; a refused move's 422 is expected, not a page bug.
-    page.on(
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and not msg.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    page.js_errors = errors
+    watch_errors(page)
     yield page
     context.close()

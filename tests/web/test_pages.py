@@ -9,7 +9,17 @@ import pytest
 import service.api.pages
 from engine import games
 
-PAGES = ["/", "/play/some-game", "/replay/some-game"]
+PAGES = {
+    "/": "lobby",
+    "/play/some-game": "play",
+    "/replay/some-game": "replay",
+    "/login": "login",
+    "/me": "me",
+    "/profile/ann": "profile",
+    "/leaderboard": "leaderboard",
+    "/leaderboard/rummy-2": "leaderboard",
+}
+MODULES = sorted(set(PAGES.values()))
 
 
 @pytest.fixture
@@ -19,16 +29,20 @@ def client(web_app):
 
 @pytest.mark.parametrize("path", PAGES)
 def test_pages_are_html_with_their_module(client, path):
+    """Each page loads its own module first, then the top bar's (the account links)."""
     response = client.get(path)
     assert response.status_code == 200
     assert response.mimetype == "text/html"
     html = response.get_data(as_text=True)
     assert '<meta name="viewport"' in html
-    module = re.search(r'<script type="module" src="([^"]+)"', html).group(1)
-    script = client.get(module)
-    assert script.status_code == 200
-    assert script.mimetype in ("text/javascript", "application/javascript")
+    modules = re.findall(r'<script type="module" src="([^"]+)"', html)
+    assert modules == [f"/assets/js/{PAGES[path]}.js", "/assets/js/topbar.js"]
+    for module in modules:
+        script = client.get(module)
+        assert script.status_code == 200
+        assert script.mimetype in ("text/javascript", "application/javascript")
     assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert 'id="account-nav"' in html and 'href="/login"' in html
 
 
 def test_lobby_offers_the_games_presets_and_bot_levels(client):
@@ -45,7 +59,7 @@ def test_lobby_offers_the_games_presets_and_bot_levels(client):
 
 def test_every_module_and_stylesheet_is_served(client):
     """Every page's module and everything it imports, followed through the import graph."""
-    pending = [f"/assets/js/{name}.js" for name in ("lobby", "play", "replay")]
+    pending = [f"/assets/js/{name}.js" for name in (*MODULES, "topbar")]
     seen = set()
     while pending:
         url = pending.pop()
@@ -63,19 +77,23 @@ def test_every_module_and_stylesheet_is_served(client):
         "/assets/js/games/rummy.js",
         "/assets/js/games/spades.js",
         "/assets/js/cards.js",
+        "/assets/js/account.js",
+        "/assets/js/listing.js",
+        "/assets/js/rematch.js",
     } <= seen
     css = client.get("/assets/css/cardtrail.css")
     assert css.status_code == 200 and css.mimetype == "text/css"
 
 
-def test_game_ids_are_escaped_into_the_page(client):
-    html = client.get('/play/"><script>alert(1)</script>').get_data(as_text=True)
+@pytest.mark.parametrize("page", ["/play/", "/replay/", "/profile/", "/leaderboard/"])
+def test_names_in_the_address_are_escaped_into_the_page(client, page):
+    html = client.get(page + '"><script>alert(1)</script>').get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html
 
 
 def test_pages_stay_out_of_the_api_contract(client):
     paths = client.get("/openapi.json").get_json()["paths"]
-    pages = ("/play", "/replay", "/assets")
+    pages = ("/play", "/replay", "/assets", "/login", "/me", "/profile", "/leaderboard")
     assert not any(
         p == "/" or p in pages or p.startswith(tuple(f"{page}/" for page in pages)) for p in paths
     )

@@ -1,5 +1,5 @@
-// The JSON API, seat tokens and receipts in localStorage, and small DOM helpers shared by
-// the pages.
+// The JSON API (with a seat's token or the session cookie), seat tokens and receipts in
+// localStorage, and small DOM helpers shared by the pages.
 
 /** An API refusal: the problem+json body's `detail` is the sentence to show. */
 export class Problem extends Error {
@@ -21,10 +21,36 @@ export class Problem extends Error {
   }
 }
 
-export async function api(path, { method = "GET", token = null, body = undefined, signal } = {}) {
+// -- the session cookie's CSRF token -------------------------------------------------------
+// Logging in sets an HttpOnly session cookie, which the browser sends by itself, and a
+// readable `cardtrail_csrf` cookie: every write the session cookie authenticates must
+// repeat that value in X-CSRF-Token (a page of another site cannot read it).
+
+export const CSRF_COOKIE = "cardtrail_csrf";
+
+/** The session's CSRF token, or null when this browser holds no session. */
+export function csrfToken() {
+  for (const part of document.cookie.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === CSRF_COOKIE) return decodeURIComponent(value.join("=")) || null;
+  }
+  return null;
+}
+
+const SAFE_METHODS = ["GET", "HEAD"];
+
+/**
+ * One call to the JSON API. A seat's `token` goes as Bearer; without one, the session
+ * cookie (if any) speaks for the player, and writes carry its CSRF token. An
+ * `idempotencyKey` makes a retried write answer the first one's result.
+ */
+export async function api(path, { method = "GET", token = null, body = undefined, signal, idempotencyKey } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  const csrf = token || SAFE_METHODS.includes(method) ? null : csrfToken();
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
   let response;
   try {
     response = await fetch(path, {
@@ -216,6 +242,7 @@ export function seatName(seat) {
   if (!seat) return "?";
   if (seat.name) return seat.name;
   if (seat.bot) return `${seat.bot} bot`;
+  if (seat.invited) return `${seat.invited} (invited)`; // kept for that player until they join
   return `open seat ${seat.seat + 1}`;
 }
 

@@ -1,4 +1,6 @@
 // The lobby: create a game, list open / running / finished games, join an open seat.
+// Logged in, a seat may be your own ("Me": bound to your account, played with your session
+// cookie, so no seat token is kept) or kept for a player you invite by name.
 
 import {
   $,
@@ -14,9 +16,12 @@ import {
   show,
   tokens,
 } from "./api.js";
+import { currentPlayer } from "./account.js";
+import { ago } from "./listing.js";
 import { gameModule } from "./games/index.js";
 
 const CONFIG = config();
+let player = null; // the logged-in player, if any
 
 // Each game's module names its presets' hints, its main options and its seats.
 const lobbyOf = (name) => gameModule(name)?.lobby ?? { hints: {}, options: [], seats: 2, maxSeats: 6 };
@@ -90,13 +95,24 @@ function readOptions() {
   return options;
 }
 
+/** Who may sit in a seat: you and invited players only when logged in. */
+function seatKinds() {
+  return [
+    player ? ["me", `me (${player.name})`] : null,
+    ["human", "a person"],
+    player ? ["invite", "invite a player"] : null,
+    ["open", "open seat"],
+    ["bot", "a bot"],
+  ].filter(Boolean);
+}
+
+const NAME_PLACEHOLDER = { human: "name", invite: "their player name" };
+
 function seatRow(kind = "bot", value = "greedy") {
   const kindSelect = el(
     "select",
     { class: "seat-kind", "aria-label": "Who sits here" },
-    el("option", { value: "human" }, "a person"),
-    el("option", { value: "open" }, "open seat"),
-    el("option", { value: "bot" }, "a bot"),
+    seatKinds().map(([value, label]) => el("option", { value }, label)),
   );
   kindSelect.value = kind;
   const nameInput = el("input", {
@@ -105,7 +121,7 @@ function seatRow(kind = "bot", value = "greedy") {
     maxlength: "40",
     placeholder: "name",
     "aria-label": "Player's name",
-    value: kind === "human" ? value : "",
+    value: kind === "human" || kind === "invite" ? value : "",
   });
   const botSelect = el(
     "select",
@@ -116,7 +132,8 @@ function seatRow(kind = "bot", value = "greedy") {
   const remove = el("button", { type: "button", class: "secondary remove-seat", "aria-label": "Remove this seat" }, "✕");
   const row = el("li", { class: "seat-row" }, kindSelect, nameInput, botSelect, remove);
   const sync = () => {
-    nameInput.hidden = kindSelect.value !== "human";
+    nameInput.hidden = !(kindSelect.value in NAME_PLACEHOLDER);
+    nameInput.placeholder = NAME_PLACEHOLDER[kindSelect.value] ?? "name";
     botSelect.hidden = kindSelect.value !== "bot";
   };
   kindSelect.addEventListener("change", sync);
@@ -137,9 +154,12 @@ function syncSeatButtons() {
 function readSeats() {
   return [...document.querySelectorAll("#seats .seat-row")].map((row) => {
     const kind = row.querySelector(".seat-kind").value;
+    const name = row.querySelector(".seat-name").value.trim();
     if (kind === "open") return { open: true };
     if (kind === "bot") return { bot: row.querySelector(".seat-bot").value };
-    return { name: row.querySelector(".seat-name").value.trim(), client_seed: clientSeed() };
+    if (kind === "me") return { me: true, client_seed: clientSeed() };
+    if (kind === "invite") return { player: name };
+    return { name, client_seed: clientSeed() };
   });
 }
 
@@ -151,6 +171,11 @@ async function createGame(event) {
   const missing = seats.findIndex((seat) => "name" in seat && !seat.name);
   if (missing >= 0) {
     show($("#create-error"), `Seat ${missing + 1} needs a name.`);
+    return;
+  }
+  const uninvited = seats.findIndex((seat) => "player" in seat && !seat.player);
+  if (uninvited >= 0) {
+    show($("#create-error"), `Seat ${uninvited + 1}: whom do you invite? Give their player name.`);
     return;
   }
   const firstName = seats.find((seat) => seat.name)?.name;
@@ -170,24 +195,31 @@ async function createGame(event) {
   }
 }
 
+/** A seat bound to the logged-in player: their session cookie plays it, no token needed. */
+const mySeat = (seat) => Boolean(player && seat.player === player.id && !seat.invited);
+
 function afterCreate(created) {
-  const people = created.seats.filter((seat) => seat.token);
   const table = `/play/${encodeURIComponent(created.id)}`;
-  if (people.length > 0) tokens.set(created.id, people[0].token);
-  if (people.length <= 1) {
+  // Your own account's seat needs no token: your session cookie plays it. Without one, this
+  // browser plays the first person's seat by its token.
+  const mine = created.seats.find(mySeat);
+  const people = created.seats.filter((seat) => seat.token && !mySeat(seat));
+  const yours = mine ?? people.shift();
+  if (yours && !mine) tokens.set(created.id, yours.token);
+  if (people.length === 0) {
     location.assign(table);
     return;
   }
-  // Several people at one table: this browser plays the first; hand the others their links.
+  // Several people at one table: hand the others their links.
   const box = $("#created");
   box.hidden = false;
   box.replaceChildren(
-    el("p", {}, `Game ${created.id} is ready. You play seat ${people[0].seat + 1} (${people[0].name}).`),
+    el("p", {}, `Game ${created.id} is ready. You play seat ${yours.seat + 1} (${yours.name}).`),
     el("p", { class: "hint" }, "Send each other player their own link (keep them private: whoever has a link plays that seat)."),
     el(
       "ul",
       { class: "links" },
-      people.slice(1).map((seat) =>
+      people.map((seat) =>
         el(
           "li",
           {},
@@ -203,15 +235,6 @@ function afterCreate(created) {
 
 // -- the lists ------------------------------------------------------------------------------------
 
-function when(created) {
-  if (!created) return "";
-  const seconds = Math.max(0, Date.now() / 1000 - created);
-  if (seconds < 60) return "just now";
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
-  return new Date(created * 1000).toLocaleDateString();
-}
-
 function gameLine(game) {
   const seats = game.seats.map((seat) => seatName(seat)).join(", ");
   return el(
@@ -220,10 +243,12 @@ function gameLine(game) {
     el("span", { class: "game-id" }, game.id),
     el("span", { class: "game-preset" }, `${game.game}${game.preset ? " · " + game.preset : ""}`),
     el("span", { class: "game-seats" }, seats),
-    el("span", { class: "hint" }, when(game.created)),
+    el("span", { class: "hint" }, ago(game.created)),
   );
 }
 
+/** Take the open seat: logged in, as yourself (the cookie plays it); else by a name, keeping
+ * the seat's token in this browser. */
 function joinForm(game) {
   const name = el("input", {
     type: "text",
@@ -233,23 +258,23 @@ function joinForm(game) {
     value: remembered("name"),
     "aria-label": "Your name",
     class: "join-name",
+    hidden: Boolean(player),
   });
   const error = el("span", { class: "inline-error", role: "alert" });
-  const form = el("form", { class: "join-form row" }, name, el("button", { type: "submit", class: "primary" }, "Join"), error);
+  const label = player ? `Join as ${player.name}` : "Join";
+  const form = el("form", { class: "join-form row" }, name, el("button", { type: "submit", class: "primary" }, label), error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const chosen = name.value.trim();
-    if (!chosen) {
+    if (!player && !chosen) {
       error.textContent = "Give a name to join.";
       return;
     }
-    remember("name", chosen);
+    if (!player) remember("name", chosen);
+    const body = player ? { client_seed: clientSeed() } : { name: chosen, client_seed: clientSeed() };
     try {
-      const joined = await api(`/games/${encodeURIComponent(game.id)}/join`, {
-        method: "POST",
-        body: { name: chosen, client_seed: clientSeed() },
-      });
-      tokens.set(game.id, joined.token);
+      const joined = await api(`/games/${encodeURIComponent(game.id)}/join`, { method: "POST", body });
+      if (!player) tokens.set(game.id, joined.token);
       location.assign(`/play/${encodeURIComponent(game.id)}`);
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;
@@ -261,7 +286,7 @@ function joinForm(game) {
 
 function gameItem(game, status) {
   const id = encodeURIComponent(game.id);
-  const mine = Boolean(tokens.get(game.id));
+  const mine = Boolean(tokens.get(game.id)) || game.seats.some(mySeat);
   const actions = el("div", { class: "game-actions row" });
   if (status === "waiting") {
     if (mine) actions.append(el("a", { class: "button secondary", href: `/play/${id}` }, "Your table"));
@@ -300,22 +325,28 @@ async function refresh() {
 
 // -- start ------------------------------------------------------------------------------------------
 
-/** You and bots, as many seats as the game usually has. */
+/** You (your own seat when logged in) and bots, as many seats as the game usually has. */
 function fillSeats() {
-  const rows = [seatRow("human", remembered("name", ""))];
+  const rows = [player ? seatRow("me") : seatRow("human", remembered("name", ""))];
   while (rows.length < chosenLobby().seats) rows.push(seatRow("bot", "greedy"));
   seatsList.replaceChildren(...rows);
   syncSeatButtons();
 }
 
 const seatsList = $("#seats");
-fillGames();
-fillOptions();
-fillSeats();
-$("#add-seat").addEventListener("click", () => {
-  seatsList.append(seatRow("bot", "greedy"));
-  syncSeatButtons();
-});
-$("#create-form").addEventListener("submit", createGame);
-$("#refresh").addEventListener("click", refresh);
-refresh();
+
+async function start() {
+  player = await currentPlayer(); // before the seats: "me" and invitations need it
+  fillGames();
+  fillOptions();
+  fillSeats();
+  $("#add-seat").addEventListener("click", () => {
+    seatsList.append(seatRow("bot", "greedy"));
+    syncSeatButtons();
+  });
+  $("#create-form").addEventListener("submit", createGame);
+  $("#refresh").addEventListener("click", refresh);
+  refresh();
+}
+
+start();

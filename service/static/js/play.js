@@ -1,9 +1,13 @@
 // The table: seats, your hand, the game's own felt and buttons (static/js/games/<game>.js);
 // moves by clicking; follows the game by long-poll. Legal moves always come from the server.
+// A seat is played with its token (kept in localStorage) or, for a seat bound to the
+// logged-in player's account, with the session cookie alone. Once the game is over, a
+// seated player may offer a rematch and a logged-in one hears of it as it is offered.
 
 import {
   $,
   api,
+  clientSeed,
   el,
   gameId,
   Problem,
@@ -17,7 +21,9 @@ import {
   takeTokenFromFragment,
   tokens,
 } from "./api.js";
+import { currentPlayer, recountTurns, tellOtherTabs } from "./account.js";
 import { cardElement, sortCards } from "./cards.js";
+import { rematchOffer, tableAddress } from "./rematch.js";
 import { gameModule } from "./games/index.js";
 
 const id = gameId();
@@ -30,11 +36,22 @@ let selected = new Set(); // keys "card#n": the n-th copy of a card in the shown
 let busy = false;
 let logged = 0; // the newest event version written to the log
 let dismissedResult = 0;
+let player = null; // the logged-in player, whose session cookie acts for their seats
+let turnShown = ""; // status and turn last drawn: the top bar counts my turns again on a change
 
 const table = $("#table");
 // The receipts this browser keeps (and, once the game is over, its export and the check):
 // under "Your receipts" while the game goes on, in the game-over panel after.
 const records = recordsPanel(id, { token: () => token });
+// Rematch, and hearing of one at a finished table (static/js/rematch.js).
+const rematch = rematchOffer(id, {
+  token: () => token,
+  refresh: async () => {
+    await refresh();
+    return view;
+  },
+  showError,
+});
 
 // -- words ----------------------------------------------------------------------------------
 
@@ -260,7 +277,12 @@ function renderResults() {
     over.replaceChildren(
       el("h2", { id: "winner" }, `Game over · winner: ${winners.map(who).join(", ") || "nobody"}`),
       ...(last ? game.handResult(ctx, last) : []),
-      el("a", { class: "button primary", id: "replay-cta", href: `/replay/${encodeURIComponent(id)}` }, "Watch the replay"),
+      el(
+        "div",
+        { class: "row" },
+        el("a", { class: "button primary", id: "replay-cta", href: `/replay/${encodeURIComponent(id)}` }, "Watch the replay"),
+        rematch.control(view),
+      ),
       records.node,
     );
   } else {
@@ -269,6 +291,67 @@ function renderResults() {
   }
   records.finished(view.status === "finished");
   $("#receipts-box").hidden = view.status === "finished";
+}
+
+// -- an invitation, and how this table knows you ---------------------------------------------------
+
+/** A seat kept for the logged-in player, not yet taken. */
+const invitedSeat = () =>
+  player && view.status === "waiting" ? view.seats.find((seat) => seat.invited && seat.player === player.id) : undefined;
+
+async function joinInvited(button) {
+  button.disabled = true;
+  showError("");
+  try {
+    await api(`${base}/join`, { method: "POST", body: { client_seed: clientSeed() } });
+    await refresh();
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    showError(error.text);
+    button.disabled = false;
+  }
+}
+
+function renderWho() {
+  const message = $("#message");
+  if (view.you) {
+    show(message, "");
+    return;
+  }
+  if (invitedSeat()) {
+    const button = el("button", { type: "button", class: "primary", id: "join-invited" }, "Join");
+    button.addEventListener("click", () => joinInvited(button));
+    message.hidden = false;
+    message.replaceChildren(`A seat at this table is kept for you, ${player.name}. `, button);
+    return;
+  }
+  if (player || token) {
+    show(message, "You are watching this table (you have no seat here).");
+    return;
+  }
+  message.hidden = false;
+  message.replaceChildren(
+    "You are watching this table (you have no seat here). Playing with an account? ",
+    el("a", { href: `/login?next=${encodeURIComponent(location.pathname)}`, id: "watch-login" }, "Log in"),
+    ".",
+  );
+}
+
+function renderLinks() {
+  const back = $("#rematch-of-link");
+  back.hidden = !view.rematch_of;
+  if (view.rematch_of) {
+    back.href = tableAddress(view.rematch_of);
+    back.textContent = "Rematch of the last game";
+  }
+  const shown = `${view.status}:${view.turn ?? ""}`;
+  if (shown !== turnShown) {
+    turnShown = shown;
+    if (player) {
+      recountTurns();
+      tellOtherTabs({ kind: "table", game: id, version: view.version });
+    }
+  }
 }
 
 function renderShare() {
@@ -299,8 +382,8 @@ function render() {
   renderActions();
   renderResults();
   renderShare();
-  if (!view.you) show($("#message"), "You are watching this table (you have no seat here).");
-  else show($("#message"), "");
+  renderWho();
+  renderLinks();
 }
 
 // -- following the game -----------------------------------------------------------------------
@@ -362,6 +445,7 @@ async function start() {
     }
   });
   $("#receipts-slot").append(records.node);
+  player = await currentPlayer();
   try {
     await refresh();
   } catch (error) {
@@ -380,6 +464,7 @@ async function start() {
     /* the log is a nicety */
   }
   await follow();
+  if (player) await rematch.watch(view);
 }
 
 start();
