@@ -122,5 +122,6 @@ def _reactions(
             reactions.status_index(repository.tables),
             reactions.ratings(scheduler),
             reactions.player_news(player_games),
+            reactions.player_index(player_games),
         ]
     )

@@ -83,8 +83,9 @@ class Handlers:
         seating.refuse_testing_only(request, self.allow_preset_deck)
         setup = seating.setup(request)
         seats, answer = seating.seats(
-            request.seats, setup.game, request.creator, self.players.by_name
-        )
+            request.seats, setup.game, request.creator, self.players.by_name,
+            self.player_games.invitations,
+        )  # fmt: skip
         # The server seed is the server's own: 256 random bits, secret until the game ends.
         server_seed = request.seed or secrets.token_hex(32)
         seed_source = "server" if request.seed is None else "client"
@@ -93,12 +94,12 @@ class Handlers:
         table = seating.new_table(request, setup, seats, server_seed, self.now())
         dealt = seating.first_deal(table, created.state)  # checked now, even if dealt later
         self.tables.add(table)
-        self.player_games.seated(table)
         if table.status == "waiting":
             batch = self.open_table(table, created)
         else:
             fresh = Loaded(table, setup.game, None, 0, ledger.chain_start(table.id))
             batch = self._start(fresh, created.events, dealt, protocol.CREATE)
+        self.player_games.seated(table)  # once there is a game to read: notices wake readers
         return {
             "id": table.id,
             "version": batch.version,
@@ -170,7 +171,7 @@ class Handlers:
         most = seating.game_of(table).seats_per_player
         number, left = self.tables.take_seat(table.id, wanted, asked, most)
         if asked.player is not None:
-            self.player_games.add(table, [asked.player])
+            self.player_games.joined(table, asked.player)
         if left == 0:
             loaded = self.repository.load(table.id)
             dealt = seating.first_deal(loaded.table, loaded.state)

@@ -20,7 +20,6 @@ of news for all of them.
 import math
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -31,13 +30,14 @@ from service import keys
 from service.errors import Busy
 from service.player_games import PlayerGames
 from service.presentation import shown_event
-from service.queries import REVOKED_FRAME
+from service.queries import REVOKED_FRAME, Recent
 from service.repository import Loaded, Repository
 from service.scheduler import TurnScheduler
 from service.tables import Status, Table
 
-LISTED = 500  # of a player's games, newest first, that the inbox looks through
+LISTED = 500  # of a player's games, newest first, that the inbox lists past the live ones
 LOOKED_BACK = 4  # events looked through for the newest one worth a line
+KEPT_ENTRIES = 20_000  # inbox entries kept, each for one version of one game and player
 LIVE = ("waiting", "playing")
 DONE = 3  # the rank of the games that are over, listed last
 KEEP_ALIVE_S = 15.0
@@ -45,6 +45,7 @@ MAX_STREAMS = 500  # player streams one process holds open at once
 PER_PLAYER = 4  # of them, for one player (a few tabs and a bot)
 
 StillValid = Callable[[], bool]
+SUPERSEDED_FRAME = 'event: closed\ndata: {"reason": "superseded"}\n\n'  # by a newer stream
 
 
 class Inbox:
@@ -63,7 +64,9 @@ class Inbox:
         self.redis = follow_client or repository.redis  # its pool must allow the streams
         self.max_streams = max_streams
         self.per_player = per_player
-        self._open: Counter[str] = Counter()
+        self._kept = Recent(KEPT_ENTRIES)
+        self._places: dict[str, list[_Place]] = {}  # each player's open streams, oldest first
+        self._total = 0
         self._lock = threading.Lock()
 
     # -- the list -------------------------------------------------------------------
@@ -73,27 +76,51 @@ class Inbox:
     ) -> dict[str, Any]:
         """One page of the player's games, most urgent first.
 
-        Only the live games (waiting or playing, as their tables say) are loaded, to know
-        whose turn it is; the others all rank last, the newest first — the index's own
-        order — so of them only the page asked for is read."""
-        tables = self.player_games.tables_of(player_id, 0, LISTED)
-        live = [self.entry(t, player_id) for t in tables if t.status in LIVE]
+        The live games (`PlayerGames.live_ids`) are loaded, to know whose turn it is;
+        the others all rank last, the newest first — the index's own order — so of them
+        only the page asked for is read in full (of the newest LISTED)."""
+        shelf = self.player_games
+        newest = shelf.tables_of(player_id, 0, LISTED)
+        known = set(shelf.live_ids(player_id))
+        for table in newest:  # a live game the live index lacks (kept before it was)
+            if table.status in LIVE and table.id not in known:
+                shelf.add(table, [player_id])
+                known.add(table.id)
+        live_tables = shelf.tables_by_id(sorted(known))
+        versions = self.repository.events.versions([t.id for t in live_tables])
+        live = [self.entry(t, player_id, v) for t, v in zip(live_tables, versions, strict=True)]
+        over = [e for e in live if _urgency(e)[0] == DONE]  # ended, the index not told yet
+        for entry in over:
+            shelf.ended(shelf.tables.get(entry["id"]))
         ranked = sorted((e for e in live if _urgency(e)[0] < DONE), key=_urgency)
-        ended_live = {e["id"]: e for e in live if _urgency(e)[0] == DONE}
-        ended = [t for t in tables if t.status not in LIVE or t.id in ended_live]
+        still = {e["id"] for e in ranked}
+        ended = [t for t in newest if t.id not in still]
         if status is not None:
             ranked = [e for e in ranked if e["status"] == status]
-            ended = [t for t in ended if ended_live.get(t.id, {}).get("status", t.status) == status]
+            ended = [t for t in ended if _status(t, over) == status]
         first = (page - 1) * page_size
         items = ranked[first : first + page_size]
         start = max(0, first - len(ranked))
         for table in ended[start : start + page_size - len(items)]:
-            items.append(ended_live.get(table.id) or self.entry(table, player_id))
+            items.append(self.entry(table, player_id))
         return {"items": items, "page": page, "page_size": page_size,
                 "total": len(ranked) + len(ended)}  # fmt: skip
 
-    def entry(self, table: Table, player_id: str) -> dict[str, Any]:
-        """One game as the player's inbox lists it."""
+    def entry(self, table: Table, player_id: str, version: int | None = None) -> dict[str, Any]:
+        """One game as the player's inbox lists it; kept, for a `version` known, as long as
+        neither the log nor the table changes (a player's inbox polled again loads none of
+        the games that did not move)."""
+        key = (player_id, table.id, version, table.status, table.rematch, tuple(table.names()),
+               tuple(seat.reserved for seat in table.seats))  # fmt: skip
+        kept = self._kept.get(key) if version is not None else None
+        if kept is not None:
+            return dict(kept)
+        made = self._entry(table, player_id)
+        if made["version"] == version:
+            self._kept.put(key, made)
+        return dict(made)
+
+    def _entry(self, table: Table, player_id: str) -> dict[str, Any]:
         loaded = self.repository.load(table.id)
         held = loaded.table.seats_of(player_id)
         invited = [s.number for s in loaded.table.seats if s.reserved and s.player == player_id]
@@ -149,16 +176,23 @@ class Inbox:
         self, player_id: str, after: str | None, seconds: float, still_valid: StillValid
     ) -> "NewsStream":
         """The player's news after stream id `after` (None: from now on; "0-0": all that
-        is kept), as SSE frames, for `seconds` (the client reconnects with Last-Event-ID)."""
-        with self._lock:
-            if sum(self._open.values()) >= self.max_streams:
-                raise Busy("too_many_streams", "This server holds all the streams it can.")
-            if self._open[player_id] >= self.per_player:
-                raise Busy("too_many_streams_for_player", "Close one of your other streams.")
-            self._open[player_id] += 1
+        is kept), as SSE frames, for `seconds` (the client reconnects with Last-Event-ID).
+
+        A player's newest stream always opens: at `per_player` open streams, the oldest
+        is told it was superseded and ends at its next wake-up (a phone that changed
+        networks leaves a stream behind that the server cannot yet know is dead)."""
         start = self._newest(player_id) if after is None else after
-        frames = self._frames(player_id, start, time.monotonic() + seconds, still_valid)
-        return NewsStream(frames, lambda: self._closed(player_id))
+        place = _Place()
+        with self._lock:
+            if self._total >= self.max_streams:
+                raise Busy("too_many_streams", "This server holds all the streams it can.")
+            mine = self._places.setdefault(player_id, [])
+            if len(mine) >= self.per_player:
+                mine.pop(0).superseded = True
+            mine.append(place)
+            self._total += 1
+        frames = self._frames(player_id, start, time.monotonic() + seconds, still_valid, place)
+        return NewsStream(frames, lambda: self._closed(player_id, place))
 
     def _newest(self, player_id: str) -> str:
         """The id of the player's newest notice ("0-0" for none): a stream opened without
@@ -167,14 +201,17 @@ class Inbox:
         newest = self.redis.xrevrange(keys.player_news(player_id), "+", "-", count=1)
         return newest[0][0].decode() if newest else "0-0"
 
-    def _closed(self, player_id: str) -> None:
+    def _closed(self, player_id: str, place: "_Place") -> None:
         with self._lock:
-            self._open[player_id] -= 1
-            if self._open[player_id] <= 0:
-                del self._open[player_id]
+            self._total -= 1
+            mine = self._places.get(player_id, [])
+            if place in mine:
+                mine.remove(place)
+            if not mine:
+                self._places.pop(player_id, None)
 
     def _frames(
-        self, player_id: str, last: str, deadline: float, still_valid: StillValid
+        self, player_id: str, last: str, deadline: float, still_valid: StillValid, place: "_Place"
     ) -> Iterator[str]:
         yield "retry: 2000\n\n"
         key = keys.player_news(player_id)
@@ -183,6 +220,9 @@ class Inbox:
             reply = self.redis.xread({key: last}, count=100, block=block)
             if not still_valid():
                 yield REVOKED_FRAME
+                return
+            if place.superseded:
+                yield SUPERSEDED_FRAME
                 return
             if not reply:
                 yield ": keep-alive\n\n"
@@ -193,6 +233,13 @@ class Inbox:
                 kind = fields[b"kind"].decode()
                 parts.append(f"id: {last}\nevent: {kind}\ndata: {fields[b'notice'].decode()}\n\n")
             yield "".join(parts)
+
+
+class _Place:
+    """One open stream's place; `superseded` once a newer stream of its player took it."""
+
+    def __init__(self) -> None:
+        self.superseded = False
 
 
 class NewsStream:
@@ -214,6 +261,11 @@ class NewsStream:
             closed, self._closed = self._closed, None
             if closed is not None:
                 closed()
+
+
+def _status(table: Table, over: list[dict[str, Any]]) -> str:
+    """A table's status, or "finished" for one whose index has not been told yet."""
+    return "finished" if any(e["id"] == table.id for e in over) else table.status
 
 
 def _urgency(entry: dict[str, Any]) -> tuple[Any, ...]:

@@ -128,6 +128,16 @@ def player_games(player_id: str) -> str:
     return f"{_player_tag(player_id)}:games"  # sorted set: game id -> when the game was created
 
 
+def player_live(player_id: str) -> str:
+    """Sorted set: the player's games still waiting or playing (game id -> created), so
+    the inbox finds them however many finished games the player has."""
+    return f"{_player_tag(player_id)}:live"
+
+
+def player_invited(player_id: str) -> str:
+    return f"{_player_tag(player_id)}:invited"  # sorted set: games awaiting the player
+
+
 def player_news(player_id: str) -> str:
     """Stream: what the player should hear of (invited, rematch_offered), newest last;
     the player's own stream of news reads it."""

@@ -5,6 +5,10 @@
   game's creation time. Written when the table is, outside any game's script (it is the
   player's key, not the game's: one Redis Cluster slot per player); a table lists the
   players it holds, so the index can always be rebuilt from the tables.
+- `keys.player_live(id)`, `keys.player_invited(id)`: the games of the index still live
+  (waiting or playing), and those awaiting the player; a game leaves both when it ends
+  (a reaction, `reactions.player_index`). The inbox ranks the live ones; at most
+  PENDING_INVITATIONS may await one player, so strangers cannot bury their games.
 - `keys.player_news(id)`: a stream of notices for the player (`invited`, and
   `rematch_offered`), each `{kind, game, at, …}`: what the player's own stream relays
   besides the games' events. The newest NEWS_KEPT are kept.
@@ -27,6 +31,8 @@ from service.store import EventStore
 from service.tables import Table, TableStore, decode
 
 NEWS_KEPT = 1000
+LIVE_LISTED = 1000  # of a player's live games, newest first, that the inbox looks through
+PENDING_INVITATIONS = 50  # games that may await one player at once
 RECENT_GAMES = 20  # finished games on a player's page
 SCANNED = 200  # of a player's games, newest first, looked through for the finished ones
 RESULT_DEPTH = 8  # a finished log ends with game_ended, then the seed (and a turn or so)
@@ -46,12 +52,19 @@ class PlayerGames:
     # -- the index ------------------------------------------------------------------
 
     def add(self, table: Table, players: Iterable[str] | None = None) -> None:
-        """The table in the index of each of `players` (default: every player it holds)."""
+        """The table in the index of each of `players` (default: every player it holds),
+        and among their live games."""
         chosen = table.players_here() if players is None else set(players)
         pipe = self.redis.pipeline(transaction=False)
         for player_id in sorted(chosen):
             pipe.zadd(keys.player_games(player_id), {table.id: table.created})
+            pipe.zadd(keys.player_live(player_id), {table.id: table.created})
         pipe.execute()
+
+    def joined(self, table: Table, player_id: str) -> None:
+        """The player took a seat: the game is theirs, and awaits them no more."""
+        self.add(table, [player_id])
+        self.redis.zrem(keys.player_invited(player_id), table.id)
 
     def seated(self, table: Table) -> None:
         """A new table in the index of every player it holds or awaits; the awaited ones
@@ -59,8 +72,26 @@ class PlayerGames:
         self.add(table)
         for seat in table.seats:
             if seat.reserved and seat.player:
+                self.redis.zadd(keys.player_invited(seat.player), {table.id: table.created})
                 details = {"game": table.id, "seat": seat.number, "game_name": table.game}
                 self.notify(seat.player, "invited", details)
+
+    def ended(self, table: Table) -> None:
+        """A game over (finished or abandoned) is no longer among its players' live games."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in sorted(table.players_here()):
+            pipe.zrem(keys.player_live(player_id), table.id)
+            pipe.zrem(keys.player_invited(player_id), table.id)
+        pipe.execute()
+
+    def live_ids(self, player_id: str, most: int = LIVE_LISTED) -> list[str]:
+        """The player's live games, newest first."""
+        found = self.redis.zrevrange(keys.player_live(player_id), 0, most - 1)
+        return [raw.decode() for raw in found]
+
+    def invitations(self, player_id: str) -> int:
+        """How many games await the player (invitations not yet taken up)."""
+        return int(self.redis.zcard(keys.player_invited(player_id)))
 
     def ids(self, player_id: str, offset: int = 0, count: int = 100) -> list[str]:
         """The player's games, newest first."""
@@ -72,7 +103,9 @@ class PlayerGames:
 
     def tables_of(self, player_id: str, offset: int = 0, count: int = 100) -> list[Table]:
         """The player's tables, newest first (one round trip for all of them)."""
-        ids = self.ids(player_id, offset, count)
+        return self.tables_by_id(self.ids(player_id, offset, count))
+
+    def tables_by_id(self, ids: list[str]) -> list[Table]:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in ids:
             self.tables.get_in(pipe, game_id)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.contract import Event, Game
-from engine.events import GAME_ENDED, TURN_STARTED
+from engine.events import GAME_ABANDONED, GAME_ENDED, TURN_STARTED
 from service.player_games import PlayerGames
 from service.scheduler import TurnScheduler
 from service.tables import Table, TableStore
@@ -131,6 +131,16 @@ def player_news(player_games: PlayerGames) -> Reaction:
             details = {k: v for k, v in msg.items() if k not in ("game_id", "sent_at")}
             details = {"game": fact.table.id, "game_name": fact.table.game, **details}
             player_games.notify(player, msg["kind"], details)
+
+    return react
+
+
+def player_index(player_games: PlayerGames) -> Reaction:
+    """A game that ended (or was abandoned) leaves its players' live games."""
+
+    def react(fact: Appended) -> None:
+        if any(event["type"] in (GAME_ENDED, GAME_ABANDONED) for event in fact.events):
+            player_games.ended(fact.table)
 
     return react
 

@@ -18,7 +18,7 @@ import redis
 
 from engine import games, ledger, table
 from engine.contract import Command, Event, Game
-from service.errors import MovedOn
+from service.errors import MovedOn, NotFound
 from service.snapshots import Snapshot, SnapshotStore
 from service.store import Appended, Batch, EventStore, VersionConflict
 from service.tables import Table, TableStore, decode
@@ -77,6 +77,8 @@ class Repository:
             )
             records = self.events.records(game_id, after=start.version)
         state = table.fold(game, (record.event for record in records), start.state)
+        if state is None:  # a table whose first event is not written yet (or never was)
+            raise NotFound("game_not_found", f"There is no game {game_id!r}.")
         now = Snapshot(
             records[-1].version if records else start.version,
             state,

@@ -38,9 +38,11 @@ return {'ok', version}
 # ("" for a person without an account), ARGV[6] how many seats one player may hold.
 # Seats live in the hash as fields seat:<n>: JSON when taken, "open", or "reserved" for
 # the player named by player:<n> (which also names the player a taken seat is bound to).
-# A player takes the seat reserved for them first (the wanted one, when it is theirs).
+# A player takes the seat reserved for them first (the wanted one, when it is theirs);
+# one awaited at a seat may take no other (it would leave theirs empty for good).
 # Returns {seat, empty seats left}, or {-1, 0} when no seat is open, {-2, 0} when the
-# wanted seat is not open to this joiner, {-4, 0} when the player holds enough seats.
+# wanted seat is not open to this joiner, {-4, 0} when the player holds enough seats,
+# {-5, 0} when the player wants another seat than the one kept for them.
 JOIN = """
 local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
 local wanted = ARGV[1]
@@ -48,16 +50,19 @@ local player = ARGV[5]
 local chosen = -1
 if player ~= '' then
   local held = 0
+  local kept = false
   for seat = 0, players - 1 do
     if redis.call('HGET', KEYS[1], 'player:' .. seat) == player then
       if redis.call('HGET', KEYS[1], 'seat:' .. seat) ~= 'reserved' then
         held = held + 1
-      elseif chosen < 0 and (wanted == '' or tonumber(wanted) == seat) then
-        chosen = seat
+      else
+        kept = true
+        if chosen < 0 and (wanted == '' or tonumber(wanted) == seat) then chosen = seat end
       end
     end
   end
   if held >= tonumber(ARGV[6]) then return {-4, 0} end
+  if kept and chosen < 0 then return {-5, 0} end  -- take the seat kept for you, not another
 end
 if chosen < 0 and wanted ~= '' then
   if redis.call('HGET', KEYS[1], 'seat:' .. wanted) == 'open' then

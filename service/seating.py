@@ -14,6 +14,7 @@ from engine.contract import Game
 from service.auth import new_token
 from service.commands import CreateGame, SeatRequest
 from service.errors import Forbidden, Refused, Unauthenticated
+from service.player_games import PENDING_INVITATIONS
 from service.players import Player, name_key
 from service.tables import Seat, Table, Webhook
 from service.webhooks import WebhookRefused, check_url
@@ -74,13 +75,15 @@ def seats(
     game: AnyGame,
     creator: Player | None = None,
     lookup: Lookup | None = None,
+    pending: Callable[[str], int] | None = None,
 ) -> tuple[list[Seat], list[dict[str, Any]]]:
     """The seats to record, and what the creator is told of each (tokens, secrets).
 
     `me` is the creator's own seat, bound to their account (a token too, for clients
     that only keep one); `{"player": name}` is reserved for that player, who brings
     their own client seed and webhook when they take it. One player holds at most the
-    game's `seats_per_player` seats (reserved ones count)."""
+    game's `seats_per_player` seats (reserved ones count). `pending` counts the games
+    that already await a player: at PENDING_INVITATIONS, nobody may invite them more."""
     made: list[Seat] = []
     answer: list[dict[str, Any]] = []
     for number, asked in enumerate(requests):
@@ -90,6 +93,14 @@ def seats(
         if held > game.seats_per_player:
             detail = f"One player holds at most {game.seats_per_player} seat(s) of this game."
             raise Refused("too_many_seats", detail, f"seats.{number}")
+        if (
+            seat.reserved
+            and seat.player
+            and pending
+            and pending(seat.player) >= PENDING_INVITATIONS
+        ):
+            detail = "That player has as many invitations as they may; invite them later."
+            raise Refused("too_many_invitations", detail, f"seats.{number}.player")
         told = seat.public()
         if token:
             told["token"] = token
@@ -108,6 +119,9 @@ def _seat(
     if asked.bot is not None and asked.bot not in game.bots:
         levels = ", ".join(game.bots)
         raise Refused("unknown_bot", f"This game's bots are {levels}.", f"{where}.bot")
+    if asked.player is not None and creator is None:  # nor may anyone learn who exists
+        detail = "Inviting a player needs your own credential: log in or send a token."
+        raise Unauthenticated("not_logged_in", detail, f"{where}.player")
     owner = _owner(asked, creator, lookup)
     if asked.player is not None and (owner is None or creator is None or owner.id != creator.id):
         if owner is None:

@@ -130,6 +130,13 @@ class EventStore:
     def version(self, game_id: str) -> int:
         return self.redis.xlen(keys.events(game_id))
 
+    def versions(self, game_ids: list[str]) -> list[int]:
+        """The versions of many games, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xlen(keys.events(game_id))
+        return [int(found) for found in pipe.execute()]
+
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """Events after version `after` (and up to `upto`), in order."""
         end = "+" if upto is None else f"0-{upto}"

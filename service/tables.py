@@ -239,3 +239,5 @@ def _refuse_join(chosen: int, wanted: int | None) -> None:
         raise Conflict("seat_taken", f"Seat {wanted} is not open.", "seat")
     if chosen == -4:
         raise Conflict("already_seated", "You already hold a seat at this table.")
+    if chosen == -5:
+        raise Conflict("seat_kept_for_you", "A seat is kept for you here: take it.", "seat")

@@ -80,6 +80,7 @@ def last_event_id(value: str | None) -> int | None:
 
 
 _NEWS_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
+_MAX_ID_PART = 2**64 - 1  # each half of a Redis stream id is an unsigned 64-bit number
 
 
 def news_id(value: str | None) -> str | None:
@@ -88,7 +89,7 @@ def news_id(value: str | None) -> str | None:
     if value is None or not value.strip(" \t"):
         return None
     text = value.strip(" \t")
-    if not _NEWS_ID.fullmatch(text):
+    if not _NEWS_ID.fullmatch(text) or any(int(part) > _MAX_ID_PART for part in text.split("-")):
         detail = "Last-Event-ID must be the id of a notice, e.g. 1764600000000-0."
         raise BadRequest(_code("Last-Event-ID"), detail, "Last-Event-ID")
     return text

@@ -72,9 +72,10 @@ class Me(MethodView):
 @blp.route("/players/me/games")
 class MyGames(MethodView):
     @private()
+    @limited("follow")
     @blp.arguments(schemas.InboxQuery, location="query", unknown=None)
-    @blp.response(200, schemas.Inbox, headers=openapi.PRIVATE)
-    @blp.refuses(*STORE, 400, 401, 403, 422)
+    @blp.response(200, schemas.Inbox, headers={**openapi.PRIVATE, **RATE})
+    @blp.refuses(*STORE, 400, 401, 403, 422, 429)
     @blp.doc(operationId="listMyGames", security=PLAYER_ONLY)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Your games: first those where it is your turn (the soonest deadline first),

@@ -33,7 +33,7 @@ OPERATIONS = {
 }  # fmt: skip
 LIMITED = {
     "createGame", "joinGame", "makeMove", "listEvents", "streamEvents", "rematchGame",
-    "signUp", "logIn", "streamMyNews",
+    "signUp", "logIn", "streamMyNews", "listMyGames",
 }  # fmt: skip
 
 
