@@ -90,7 +90,7 @@ def seats(
         if held > game.seats_per_player:
             detail = f"One player holds at most {game.seats_per_player} seat(s) of this game."
             raise Refused("too_many_seats", detail, f"seats.{number}")
-        told = seat.public()
+        told = seat.public(game.seat_name(number, len(requests)))
         if token:
             told["token"] = token
         if seat.webhook:
