@@ -286,7 +286,7 @@ def _simulate_random(
     )
     for figures in summary["seats"]:
         click.echo(
-            f"  seat {figures['seat']}: won {figures['wins']:g}/{count} "
+            f"  seat {figures['seat'] + 1}: won {figures['wins']:g}/{count} "
             f"= {figures['win_rate']:.1%}, {figures['points_per_hand']:.1f} points/hand"
         )
 

@@ -225,6 +225,13 @@ class Game(Generic[S, Opts]):
         """Who plays together, as seats; None when every seat plays for itself."""
         return None
 
+    def seat_name(self, seat: int, players: int) -> str:
+        """What people call `seat` (0-based, as the API counts) at a table of `players`:
+        the service labels bots and open seats with it ("Seat 3 (greedy bot)"), so that
+        no two seats read alike. By default "Seat 1", "Seat 2"…, counted from 1 as people
+        count; a game with places at the table names them (Spades: compass points)."""
+        return f"Seat {seat + 1}"
+
     # -- ratings (engine.rating): by default one pool per game, sides as teams ----
 
     def rating_pools(self) -> dict[str, str]:

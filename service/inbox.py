@@ -134,7 +134,7 @@ class Inbox:
             "status": "finished" if finished else loaded.table.status,
             "created": loaded.table.created,
             "version": loaded.version,
-            "seats": [seat.public() for seat in loaded.table.seats],
+            "seats": loaded.table.public_seats(),
             "your_seats": held,
             "invited": bool(invited) and not held,
             "to_act": to_act,

@@ -154,7 +154,7 @@ class PlayerGames:
             "game": table.game,
             "preset": table.preset,
             "created": table.created,
-            "seats": [seat.public() for seat in table.seats],
+            "seats": table.public_seats(),
             "seat": next(iter(table.seats_of(player_id)), None),
             "replay": f"/games/{table.id}/hands",
         }

@@ -43,7 +43,7 @@ def game_view(
 ) -> dict[str, Any]:
     """The game as `seat` sees it, with every seat's name, cards left, score and deadline."""
     view = loaded.game.view(loaded.state, seat)
-    seats = [info.public() for info in loaded.table.seats]
+    seats = loaded.table.public_seats()
     counts = view.get("hand_counts") or []
     scores = view.get("scores") or []
     for info in seats:

@@ -105,7 +105,7 @@ class Queries:
                 "preset": table.preset,
                 "status": table.status,
                 "created": table.created,
-                "seats": [seat.public() for seat in table.seats],
+                "seats": table.public_seats(),
                 **({"rematch_of": table.rematch_of} if table.rematch_of else {}),
                 **({"rematch": table.rematch} if table.rematch else {}),
             }

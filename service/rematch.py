@@ -88,7 +88,7 @@ class Rematches:
             "created": made,
             "status": table.status,
             "version": self.repository.events.version(table.id),
-            "seats": [each.public() for each in table.seats],
+            "seats": table.public_seats(),
             "seed_commitment": table.seed_commitment,
         }
         if joined is not None:

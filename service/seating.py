@@ -101,7 +101,7 @@ def seats(
         ):
             detail = "That player has as many invitations as they may; invite them later."
             raise Refused("too_many_invitations", detail, f"seats.{number}.player")
-        told = seat.public()
+        told = seat.public(game.seat_name(number, len(requests)))
         if token:
             told["token"] = token
         if seat.webhook:

@@ -3,7 +3,8 @@
 
 A seat is a person (a name and a seat token; bound to an account when `player` is set),
 a bot, an open seat anyone may take, or a seat reserved for one account (an invitation,
-a rematch): `reserved`, with that player's id and name, until they take it.
+a rematch): `reserved`, with that player's id and name, until they take it. Each seat has
+a `label` for people, the same in the answers and the sentences (`Seat.label`).
 """
 
 import hmac
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from engine import ledger
+from engine import games, ledger
 from engine.events import ClockSettings, SeatIdentity
 from engine.table import Seeds
 from service.errors import Refused
@@ -52,24 +53,37 @@ class Seat:
         """The account that acts for this seat (not one it only waits for)."""
         return None if self.reserved else self.player
 
-    def public(self) -> dict[str, Any]:
-        """The seat as anyone may see it: number and who sits there (or is awaited)."""
+    def public(self, position: str) -> dict[str, Any]:
+        """The seat as anyone may see it: number, who sits there (or is awaited) and its
+        `label`. `position` is the game's name for the seat (`Game.seat_name`)."""
         if self.reserved:
-            return {"seat": self.number, "invited": self.name, "player": self.player}
-        if self.name is not None:
-            seen: dict[str, Any] = {"seat": self.number, "name": self.name}
-            return {**seen, "player": self.player} if self.player else seen
-        if self.bot is not None:
-            return {"seat": self.number, "bot": self.bot}
-        return {"seat": self.number, "open": True}
+            seen: dict[str, Any] = {
+                "seat": self.number,
+                "invited": self.name,
+                "player": self.player,
+            }
+        elif self.name is not None:
+            seen = {"seat": self.number, "name": self.name}
+            if self.player:
+                seen["player"] = self.player
+        elif self.bot is not None:
+            seen = {"seat": self.number, "bot": self.bot}
+        else:
+            seen = {"seat": self.number, "open": True}
+        return {**seen, "label": self.label(position)}
 
-    def called(self) -> str:
-        """What sentences call this seat: the player's name, the bot, or the seat."""
-        if self.name is not None and not self.reserved:
+    def label(self, position: str) -> str:
+        """What a person reads for this seat, alike in the seats, the sentences and the
+        sides: a person's own name; else the game's name for the seat (`position`) and
+        who is there, so that three bots of one level still read apart:
+        "West (strong bot)", "Seat 3 (greedy bot)", "Seat 2 (open)", "bob (invited)"."""
+        if self.reserved:
+            return f"{self.name or position} (invited)"
+        if self.name is not None:
             return self.name
         if self.bot is not None:
-            return f"{self.bot} bot (seat {self.number})"
-        return f"seat {self.number}"
+            return f"{position} ({self.bot} bot)"
+        return f"{position} (open)"
 
     def identity(self) -> SeatIdentity:
         """Who sits here, as the log records it (`engine.events.SeatIdentity`)."""
@@ -77,7 +91,7 @@ class Seat:
             return {"bot": self.bot}
         if self.player is not None and self.name is not None:
             return {"player": self.player, "name": self.name}
-        return {"name": self.name or self.called()}
+        return {"name": self.name or f"seat {self.number}"}
 
 
 @dataclass(frozen=True)
@@ -109,8 +123,18 @@ class Table:
         clients = tuple(seat.client_seed for seat in self.seats)
         return Seeds(self.server_seed, clients, self.deal_key_encoding)
 
+    def positions(self) -> list[str]:
+        """The game's name for each seat (`Game.seat_name`): "Seat 1", or a place."""
+        game = games.get(self.game)
+        return [game.seat_name(number, self.players) for number in range(self.players)]
+
     def names(self) -> list[str]:
-        return [seat.called() for seat in self.seats]
+        """Each seat's label (`Seat.label`): what the sentences call it."""
+        return [seat.label(at) for seat, at in zip(self.seats, self.positions(), strict=True)]
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """Every seat as anyone may see it, labelled."""
+        return [seat.public(at) for seat, at in zip(self.seats, self.positions(), strict=True)]
 
     def identities(self) -> list[SeatIdentity] | None:
         """Who sits in each seat, for the log; None while a seat is still empty."""

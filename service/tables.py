@@ -236,7 +236,8 @@ def _refuse_join(chosen: int, wanted: int | None) -> None:
     if chosen == -1:
         raise Conflict("no_open_seat", "Every seat at this table is taken.")
     if chosen == -2:
-        raise Conflict("seat_taken", f"Seat {wanted} is not open.", "seat")
+        # people count seats from 1; the id is the "seat" the caller sent
+        raise Conflict("seat_taken", f"Seat {(wanted or 0) + 1} (id {wanted}) is not open.", "seat")
     if chosen == -4:
         raise Conflict("already_seated", "You already hold a seat at this table.")
     if chosen == -5:

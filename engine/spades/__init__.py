@@ -55,6 +55,7 @@ class Spades(Game[SpadesState, Options]):
     reveal = staticmethod(views.reveal)
     describe = staticmethod(views.describe)
     sides = staticmethod(state.sides_for)
+    seat_name = staticmethod(views.seat_name)
 
     # Every partnership mode (pairs, suicide, whiz, mirror) rates partners as one team in
     # one pool; solo (three or four, each for themselves) is a pool of its own.

@@ -98,6 +98,23 @@ def card_name(card: str) -> str:
     return pretty(card)
 
 
+# Where each seat sits, by table size: play passes to each player's left, so going round
+# the seats in order goes clockwise (South, West, North, East). Partners (seats 0 & 2,
+# 1 & 3) face each other. Three players leave East empty.
+COMPASS = {
+    4: ("South", "West", "North", "East"),
+    3: ("South", "West", "North"),
+}
+
+
+def seat_name(seat: int, players: int) -> str:
+    """The seat's compass point, so a reader finds their partner opposite them."""
+    points = COMPASS.get(players)
+    if points is None or not 0 <= seat < len(points):
+        return f"Seat {seat + 1}"
+    return points[seat]
+
+
 def describe(event: dict[str, Any], names: Sequence[str]) -> str:
     """One sentence saying what happened, for replay viewers and terminal replays."""
     kind = event["type"]

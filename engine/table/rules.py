@@ -42,7 +42,7 @@ def dispatch(
         raise IllegalMove("unknown_seat", "That seat is not at this table.")
     turn = state.hand.turn
     if kind not in any_time and turn != seat:
-        raise IllegalMove("not_your_turn", f"It is seat {turn}'s turn, not yours.")
+        raise IllegalMove("not_your_turn", f"It is seat {turn + 1}'s turn, not yours.")
     return handler(state, command)
 
 

@@ -43,8 +43,13 @@ CREATED = {
     "version": 1,
     "status": "waiting",
     "seats": [
-        {"seat": 0, "name": "ann", "token": "JiZ4rFNEBoDNvHf-LtY7zi78FebtANK5K-bNCgJOeyo"},
-        {"seat": 1, "open": True},
+        {
+            "seat": 0,
+            "name": "ann",
+            "label": "ann",
+            "token": "JiZ4rFNEBoDNvHf-LtY7zi78FebtANK5K-bNCgJOeyo",
+        },
+        {"seat": 1, "open": True, "label": "Seat 2 (open)"},
     ],
     "seed_commitment": _COMMITMENT,
     "seed_source": "server",
@@ -67,8 +72,8 @@ VIEW = {
     "version": 3,
     "players": 2,
     "seats": [
-        {"seat": 0, "name": "ann", "hand_count": 10, "score": 0},
-        {"seat": 1, "name": "bob", "hand_count": 10, "score": 0},
+        {"seat": 0, "name": "ann", "label": "ann", "hand_count": 10, "score": 0},
+        {"seat": 1, "name": "bob", "label": "bob", "hand_count": 10, "score": 0},
     ],
     "hand_number": 1,
     "hands_played": 0,

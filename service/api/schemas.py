@@ -105,6 +105,12 @@ class CreateGameRequest(Schema):
 
 class SeatOut(Schema):
     seat = fields.Integer(required=True)
+    label = fields.String(
+        required=True,
+        metadata={"description": "What a person reads for the seat, as sentences call it: a "
+                  "person's name, else the game's name for the seat (counted from 1, or a place) "
+                  "and who is there: \"West (strong bot)\", \"Seat 2 (open)\", \"bob (invited)\"."},
+    )  # fmt: skip
     name = fields.String()
     bot = fields.String()
     open = fields.Boolean()

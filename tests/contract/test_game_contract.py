@@ -446,6 +446,20 @@ def test_every_event_table_events_included_gets_a_sentence(name):
             assert isinstance(sentence, str) and sentence.strip(), (event["type"], seat)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_seat_has_a_name_of_its_own_at_every_table_size(name):
+    """`seat_name` labels bots and open seats: at a table the game takes, no two seats
+    read alike, and none reads as a number counted from 0."""
+    game = games.get(name)
+    sizes = {n for preset in game.presets for n in _seat_counts(game, preset)}
+    assert sizes
+    for players in sorted(sizes):
+        called = [game.seat_name(seat, players) for seat in range(players)]
+        assert all(isinstance(it, str) and it.strip() for it in called), called
+        assert len(set(called)) == players, called
+        assert "Seat 0" not in called, called
+
+
 # -- 8. the registry entry -------------------------------------------------------------------
 
 

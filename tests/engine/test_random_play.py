@@ -65,7 +65,7 @@ def test_cli_players_plays_random_seats_and_prints_each_seat():
     assert result.exit_code == 0, result.output
     assert "3 games of rummy (pagat), 2 random seats" in result.output
     assert "hands/game" in result.output
-    assert "seat 0: won" in result.output and "seat 1: won" in result.output
+    assert "seat 1: won" in result.output and "seat 2: won" in result.output  # from 1
 
 
 def test_cli_players_json():

@@ -134,7 +134,8 @@ def test_already_drew():
 
 def test_not_your_turn():
     t = Table(players=3)
-    t.refuse(1, "not_your_turn", "draw", source="stock")
+    refused = t.refuse(1, "not_your_turn", "draw", source="stock")
+    assert refused.message == "It is seat 1's turn, not yours."  # seat 0, counted from 1
     t.draw(0)
     t.refuse(2, "not_your_turn", "discard", card=t.cards(2)[0])
     assert GAME.legal_moves(t.state, 1) == [] and GAME.to_act(t.state) == [0]

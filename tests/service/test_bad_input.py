@@ -153,13 +153,13 @@ def test_illegal_move_in_the_play_phase_names_the_card(client, game):
 
 
 def test_a_move_out_of_turn_is_409(client, game, unchanged):
-    game_id, toks, _, waiting, _ = game
+    game_id, toks, turn, waiting, _ = game
     body = assert_problem(
         move(client, game_id, toks[waiting], {"type": "draw", "source": "stock"}),
         409,
         "not_your_turn",
     )
-    assert "turn" in body["detail"]
+    assert body["detail"] == f"It is seat {turn + 1}'s turn, not yours."  # counted from 1
 
 
 def test_tokens(client, game, unchanged):

@@ -20,7 +20,7 @@ def test_a_game_with_an_open_seat_waits_then_deals_when_it_fills(client, store):
     created = create_game(client, seed="join", seats=[{"name": "ann"}, {"open": True}])
     game_id = created["id"]
     assert created["status"] == "waiting"
-    assert created["seats"][1] == {"seat": 1, "open": True}
+    assert created["seats"][1] == {"seat": 1, "open": True, "label": "Seat 2 (open)"}
     ann = created["seats"][0]["token"]
     waiting = view(client, game_id, ann)
     assert waiting["status"] == "waiting"
@@ -69,9 +69,10 @@ def test_joining_a_chosen_seat(client):
     assert response.status_code == 201 and response.get_json()["seat"] == 2
     cid = response.get_json()["token"]
     assert view(client, game_id)["status"] == "waiting"
-    assert_problem(
+    taken = assert_problem(
         client.post(f"/games/{game_id}/join", json={"name": "x", "seat": 2}), 409, "seat_taken"
     )
+    assert taken["detail"] == "Seat 3 (id 2) is not open."  # people count from 1
     response = client.post(f"/games/{game_id}/join", json={"name": "bob"})
     assert response.status_code == 201 and response.get_json()["seat"] == 0
     mine = view(client, game_id, cid)
@@ -151,7 +152,7 @@ def test_listing_by_status_with_pagination(client):
     assert created_times == sorted(created_times, reverse=True)
     # each item is a summary: names and open seats, never tokens
     item = listed(client, status="waiting")["items"][0]
-    assert item["seats"][1] == {"seat": 1, "open": True}
+    assert item["seats"][1] == {"seat": 1, "open": True, "label": "Seat 2 (open)"}
     assert all("token" not in seat for seat in item["seats"])
 
 

@@ -278,7 +278,12 @@ def test_an_invited_player_sees_it_and_joins_with_one_call(app, client):
     http = bare(app)
     game = create(http, ann, [{"me": True}, {"player": "BOB"}])
     assert game["status"] == "waiting"
-    assert game["seats"][1] == {"seat": 1, "invited": "bob", "player": bob.id}
+    assert game["seats"][1] == {
+        "seat": 1,
+        "invited": "bob",
+        "player": bob.id,
+        "label": "bob (invited)",
+    }
     assert "token" not in game["seats"][1]
     shelf = app.extensions["cardtrail"].player_games
     assert shelf.ids(bob.id) == [game["id"]] and shelf.ids(ann.id) == [game["id"]]

@@ -45,7 +45,12 @@ def test_a_rematch_twice_with_one_key_is_one_game_with_the_same_options_and_the_
     assert first.headers["Location"] == f"/games/{new}"
     # The asker took their seat; bob's is kept for him.
     assert made["joined"]["seat"] == 0 and made["joined"]["token"]
-    assert made["seats"][1] == {"seat": 1, "invited": "bob", "player": bob.id}
+    assert made["seats"][1] == {
+        "seat": 1,
+        "invited": "bob",
+        "player": bob.id,
+        "label": "bob (invited)",
+    }
     # Bob, asking too (a different request), gets the same game and his seat.
     bobs = http.post(f"/games/{old}/rematch", headers=bob.headers)
     assert bobs.status_code == 200
@@ -137,9 +142,9 @@ def test_bots_accept_at_once_and_anonymous_seats_are_open(app, client, workers):
     play_with_bots(client, created["id"], tokens, random.Random(5))
     made = client.post(f"/games/{created['id']}/rematch", headers=auth(tokens[2])).get_json()
     assert made["seats"] == [
-        {"seat": 0, "open": True},
-        {"seat": 1, "bot": "random"},
-        {"seat": 2, "name": "cid"},
+        {"seat": 0, "open": True, "label": "Seat 1 (open)"},
+        {"seat": 1, "bot": "random", "label": "Seat 2 (random bot)"},
+        {"seat": 2, "name": "cid", "label": "cid"},
     ]
     assert made["status"] == "waiting" and made["joined"]["seat"] == 2
     joined = client.post(f"/games/{made['id']}/join", json={"name": "ann"})

@@ -111,6 +111,11 @@ def test_spades_pairs_human_against_three_bot_levels(client, store, redis_client
         if points == best
     ]
     assert ended["winners"] == sorted(winners)
+    # the sides are told by the seats' labels: the partner, North, opposite ann
+    told = [e["description"] for e in events(client, game_id, token)["events"]]
+    result = next(sentence for sentence in told if sentence.startswith("Hand 1 ended: "))
+    assert result.startswith("Hand 1 ended: ann & North (greedy bot) "), result
+    assert ", West (strong bot) & East (random bot) " in result, result
 
 
 @pytest.mark.parametrize("preset", ["suicide", "whiz"])

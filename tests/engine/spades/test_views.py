@@ -2,6 +2,7 @@
 
 import json
 
+from engine import games
 from tests.engine.spades.helpers import GAME, Table, suit_cards
 
 NO_BLIND = {"blind_nil": False, "blind_bids": False}
@@ -99,3 +100,18 @@ def test_describe_says_what_happened_in_one_sentence():
     assert GAME.describe(forfeit, names) == "ann forfeited; winner: bob, dave."
     joker = {"type": "card_played", "seat": 2, "card": "JL"}
     assert GAME.describe(joker, names) == "carol played the little joker."
+
+
+def test_seats_are_named_by_compass_point_clockwise_in_the_order_of_play():
+    """Play passes left: South, West, North, East; partners (0 & 2, 1 & 3) face each other."""
+    assert [GAME.seat_name(seat, 4) for seat in range(4)] == ["South", "West", "North", "East"]
+    assert [GAME.seat_name(seat, 3) for seat in range(3)] == ["South", "West", "North"]
+    opposite = {"South": "North", "West": "East", "North": "South", "East": "West"}
+    for seat in range(4):
+        partner = (seat + 2) % 4
+        assert opposite[GAME.seat_name(seat, 4)] == GAME.seat_name(partner, 4)
+
+
+def test_a_game_without_places_counts_its_seats_from_one():
+    rummy = games.get("rummy")
+    assert [rummy.seat_name(seat, 3) for seat in range(3)] == ["Seat 1", "Seat 2", "Seat 3"]
