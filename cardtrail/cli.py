@@ -5,6 +5,8 @@ import functools
 
 import click
 
+from cardtrail.local_redis import DEFAULT_DATA_DIR
+
 
 @click.group()
 def main() -> None:
@@ -16,7 +18,7 @@ def main() -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option(
     "--data-dir",
-    default="./.cardtrail",
+    default=DEFAULT_DATA_DIR,
     show_default=True,
     help="Where the embedded Redis keeps its data and AOF (without REDIS_URL).",
 )
@@ -50,6 +52,26 @@ def serve(
         bot_workers=bot_workers,
         notify_workers=notify_workers,
     )
+
+
+def _data_dir_option(command):
+    return click.option(
+        "--data-dir",
+        default=DEFAULT_DATA_DIR,
+        show_default=True,
+        help="Without REDIS_URL: the data directory of the cardtrail serve whose Redis to use.",
+    )(command)
+
+
+def _redis_url(data_dir: str) -> str:
+    """REDIS_URL, else the Redis of the serve running on `data_dir`; else a usage error that
+    says where it looked."""
+    from cardtrail.local_redis import NoRedis, redis_url
+
+    try:
+        return redis_url(data_dir)
+    except NoRedis as error:
+        raise click.UsageError(str(error)) from None
 
 
 @main.command()
@@ -111,32 +133,30 @@ def audit(export_file, receipts_file, keys_file, as_json: bool) -> None:
 @click.argument("game_id")
 @click.option("--hand", "number", type=int, default=None, help="Hand number (default: last).")
 @click.option("--token", default=None, help="Your seat's token, to replay a hand in play.")
-def replay(game_id: str, number: int | None, token: str | None) -> None:
-    """Print a hand step by step (REDIS_URL names the server's Redis)."""
+@_data_dir_option
+def replay(game_id: str, number: int | None, token: str | None, data_dir: str) -> None:
+    """Print a hand step by step (from REDIS_URL, else a local serve's Redis)."""
     from cardtrail.terminal import print_replay
 
-    raise SystemExit(print_replay(game_id, number, token))
+    raise SystemExit(print_replay(_redis_url(data_dir), game_id, number, token))
 
 
 @main.group()
 def rebuild() -> None:
-    """Recompute a projection from the event streams alone (REDIS_URL names the Redis)."""
+    """Recompute a projection from the event streams alone (REDIS_URL, else a local
+    serve's Redis)."""
 
 
 @rebuild.command("ratings")
-def rebuild_ratings() -> None:
+@_data_dir_option
+def rebuild_ratings(data_dir: str) -> None:
     """Every rating pool folded again from the finished games' logs, in the order they
     ended; the same numbers the workers keep up to date (docs/ratings.md)."""
-    import os
-
     from service.ratings import Ratings
     from service.redis_server import connect
     from service.store import EventStore
 
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        raise click.UsageError("Set REDIS_URL to the server's Redis (cardtrail serve prints it).")
-    client = connect(url)
+    client = connect(_redis_url(data_dir))
     for pool, count in sorted(Ratings(client, EventStore(client)).rebuild().items()):
         click.echo(f"{pool}: {count} rated game{'' if count == 1 else 's'}")
 

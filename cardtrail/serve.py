@@ -333,6 +333,7 @@ def run(
 ) -> None:
     """Serve until asked to stop; stops the embedded Redis and every process it started.
     `bot_workers` play bot turns and clocks, `notify_workers` deliver webhooks."""
+    from cardtrail import local_redis
     from service.redis_server import EmbeddedRedis
     from service.signing import KEY_FILE_ENV
 
@@ -350,11 +351,14 @@ def run(
     try:
         with stop_requests() as asked:
             supervisor.start()
+            # for `cardtrail replay` and `rebuild ratings` run beside it (cardtrail/local_redis.py)
+            local_redis.record(folder, os.environ["REDIS_URL"])
             print(f"cardtrail: open http://{host}:{port}/  (Redis at {os.environ['REDIS_URL']})")
             sys.stdout.flush()
             while not asked and supervisor.failure is None:
                 time.sleep(0.1)
     finally:
+        local_redis.forget(folder)
         supervisor.stop(redis)
         os.close(lock_fd)
     if supervisor.failure:

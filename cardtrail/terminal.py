@@ -1,6 +1,5 @@
 """`cardtrail replay`: a hand, step by step, in the terminal."""
 
-import os
 from typing import Any
 
 import click
@@ -13,16 +12,13 @@ def _cards(cards: list[str]) -> str:
     return " ".join(pretty(card) for card in cards) or "—"
 
 
-def print_replay(game_id: str, number: int | None, token: str | None) -> int:
+def print_replay(url: str, game_id: str, number: int | None, token: str | None) -> int:
+    """The hand from the Redis at `url`; the exit status (1: the server refused)."""
     from service.errors import ServiceError
     from service.history import History
     from service.redis_server import connect
     from service.repository import Repository
 
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        click.echo("Set REDIS_URL to the server's Redis (cardtrail serve prints it).", err=True)
-        return 2
     history = History(Repository(connect(url)))
     try:
         hands = history.hands(game_id)["hands"]

@@ -429,7 +429,9 @@ def test_an_explicit_deck_is_marked_and_the_audit_says_so(client, redis_client, 
     assert "note: hand 1 was dealt from an explicit deck (testing only)" in result.output
 
 
-def test_cardtrail_replay_prints_a_hands_steps(client, redis_client, redis_url, monkeypatch):
+def test_cardtrail_replay_prints_a_hands_steps(
+    client, redis_client, redis_url, monkeypatch, tmp_path
+):
     preset, players, options = CASES[1]
     created, player = new_game(client, redis_client, preset, players, options, "terminal")
     game_id = created["id"]
@@ -467,8 +469,9 @@ def test_cardtrail_replay_prints_a_hands_steps(client, redis_client, redis_url, 
     assert last.exit_code == 0 and f"hand 2: {spans[1]['steps']} steps" in last.output
     missing = runner.invoke(main, ["replay", game_id, "--hand", "9"])
     assert missing.exit_code == 1 and "hand_not_found" in missing.output
-    monkeypatch.delenv("REDIS_URL")
-    assert runner.invoke(main, ["replay", game_id]).exit_code == 2
+    monkeypatch.delenv("REDIS_URL")  # and no serve keeps its Redis in the data directory
+    lost = runner.invoke(main, ["replay", game_id, "--data-dir", str(tmp_path)])
+    assert lost.exit_code == 2 and "no cardtrail serve is running on" in lost.output
 
 
 @pytest.mark.parametrize("game", ["rummy", "spades"])

@@ -12,7 +12,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from engine import ledger
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's chromium; CARDTRAIL_CHROMIUM names another path (a missing one shows how the
+# suite reports a machine without it: tests/web/test_skip_summary.py).
+CHROMIUM = os.environ.get("CARDTRAIL_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
     "--headless",
@@ -27,10 +29,8 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 20_000
 
-NEEDS_CHROMIUM = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"no {CHROMIUM}: `apt-get install -y chromium` (.ci/run installs it)",
-)
+NO_CHROMIUM = f"no {CHROMIUM}: `apt-get install -y chromium` (.ci/run installs it)"
+NEEDS_CHROMIUM = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=NO_CHROMIUM)
 
 
 def screenshot(page, name: str, phone_too: bool = True) -> None:
@@ -189,3 +189,86 @@ def verify_receipt(receipt: dict[str, Any], keys: dict[str, bytes]) -> None:
 def listed_keys(client) -> dict[str, bytes]:
     """GET /keys as key id -> raw public key."""
     return {k["key_id"]: bytes.fromhex(k["public_key"]) for k in api_get(client, "/keys")["keys"]}
+
+
+# -- accessibility: axe-core, and the keyboard ---------------------------------------------------
+
+SERIOUS = ("serious", "critical")
+
+
+def serious_violations(page) -> list[dict[str, Any]]:
+    """What axe-core (the script axe-playwright-python ships) finds on the page as it is now,
+    of impact serious or critical: each rule's id, impact and summary, and the elements it
+    names (CSS selectors)."""
+    axe = pytest.importorskip(
+        "axe_playwright_python.sync_playwright", reason="pip install -e '.[test]'"
+    )
+    found = axe.Axe().run(page).response["violations"]
+    return [
+        {
+            "rule": violation["id"],
+            "impact": violation["impact"],
+            "help": violation["help"],
+            "elements": [" >>> ".join(node["target"]) for node in violation["nodes"]],
+        }
+        for violation in found
+        if violation["impact"] in SERIOUS
+    ]
+
+
+# Elements a keyboard user must be able to reach, when shown and enabled.
+NATIVE = (
+    "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), "
+    "select:not([disabled]), textarea:not([disabled]), summary"
+)
+FOCUSABLE = NATIVE + ", [tabindex]"
+
+
+def focusable_controls(page) -> list[str]:
+    """Every shown, enabled control (FOCUSABLE: a native one even with tabindex=-1, which
+    Tab then misses), each marked with `data-tab-probe` and described by a short
+    snippet, in document order."""
+    return page.evaluate(
+        """([selector, native]) => {
+          for (const old of document.querySelectorAll('[data-tab-probe]')) {
+            delete old.dataset.tabProbe;
+          }
+          return [...document.querySelectorAll(selector)]
+            .filter(e => (e.tabIndex >= 0 || e.matches(native))
+                         && e.checkVisibility({visibilityProperty: true})
+                         && !e.closest('[inert]'))
+            .map((e, i) => { e.dataset.tabProbe = String(i);
+                             return e.outerHTML.replace(/>[^]*$/, '>').slice(0, 160); });
+        }""",
+        [FOCUSABLE, NATIVE],
+    )
+
+
+def tab_through(page, presses: int) -> set[int]:
+    """Press Tab `presses` times from the top of the page; the probes focus landed on."""
+    page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
+    reached: set[int] = set()
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        probe = page.evaluate("() => document.activeElement?.dataset?.tabProbe ?? null")
+        if probe is not None:
+            reached.add(int(probe))
+    return reached
+
+
+def unreachable_by_tab(page) -> list[str]:
+    """The controls (focusable_controls) that Tab never reaches in two rounds of the page."""
+    controls = focusable_controls(page)
+    reached = tab_through(page, 2 * len(controls) + 4)
+    still = page.evaluate("() => document.querySelectorAll('[data-tab-probe]').length")
+    assert still == len(controls), "the page drew itself anew while Tab went round it"
+    return [snippet for index, snippet in enumerate(controls) if index not in reached]
+
+
+def tab_to(page, selector: str, limit: int = 200) -> None:
+    """Move the focus with Tab alone until it is on an element matching `selector`."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement?.matches(s) ?? false", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")

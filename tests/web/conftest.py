@@ -19,7 +19,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service.api import create_app
 from service.redis_server import EmbeddedRedis
-from tests.web.browsing import ARGS, CHROMIUM, DESKTOP, TIMEOUT_MS, watch_errors
+from tests.web.browsing import ARGS, CHROMIUM, DESKTOP, NO_CHROMIUM, TIMEOUT_MS, watch_errors
 
 WORKER = "from workers.run import run_worker; run_worker()"
 
@@ -104,6 +104,8 @@ def bot_worker(web_redis_url, web_app):
 
 @pytest.fixture
 def browser():
+    if not os.path.exists(CHROMIUM):  # counted in the summary (pytest_terminal_summary)
+        pytest.skip(NO_CHROMIUM)
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -121,3 +123,23 @@ def page(browser):
     watch_errors(page)
     yield page
     context.close()
+
+
+def _skipped_for_chromium(report) -> bool:
+    longrepr = report.longrepr  # a skip's is (path, line, "Skipped: <reason>")
+    return isinstance(longrepr, tuple) and NO_CHROMIUM in str(longrepr[-1])
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say at the end, where nobody misses it, that browser tests did not run for want of a
+    chromium: their skips are otherwise one letter among hundreds of dots."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if _skipped_for_chromium(r)]
+    if skipped:
+        count = len(skipped)
+        terminalreporter.write_sep(
+            "=",
+            f"{count} browser test{'' if count == 1 else 's'} skipped: no {CHROMIUM} — "
+            "apt-get install -y chromium",
+            yellow=True,
+            bold=True,
+        )
