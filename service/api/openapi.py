@@ -40,9 +40,9 @@ DESCRIPTION = """Card games where every move is on the record (README.md).
   as the Bearer token, or the session cookie of POST /session (writes then send its CSRF
   token as `X-CSRF-Token`). A player who holds no seat in a game watches it as a
   spectator and may not move in it (403 `not_seated`).
-- Views and event lists carry an `ETag` naming that very answer (seats' views differ);
-  `If-None-Match` with it is answered 304 while it is current. Answers a token changes are
-  `Cache-Control: private, no-store` and `Vary: Authorization`.
+- Views, event lists and the list of games carry an `ETag` naming that very answer
+  (seats' views differ); `If-None-Match` with it is answered 304 while it is current.
+  Answers a token changes are `Cache-Control: private, no-store` and `Vary: Authorization`.
 - Moves take `If-Match: "<version>"` (412 when the game is elsewhere) and an
   `Idempotency-Key` of the seat's own; creates and joins take one too (see each).
 - Creating, joining, moving, following, signing up and logging in are rate-limited: 429

@@ -33,6 +33,7 @@ blp.ARGUMENTS_PARSER = inputs.JsonParser()  # a number too long to read is a 400
 
 STREAM_SECONDS = 300.0
 GAME_VIEW = schemas.GameView()
+GAME_LIST = schemas.GameList()
 NOT_MODIFIED = openapi.response_name(304)
 
 
@@ -70,14 +71,19 @@ class Games(MethodView):
         return created(answer, answer["id"])
 
     @blp.arguments(schemas.ListQuery, location="query", unknown=None)
-    @blp.response(200, schemas.GameList)
+    @blp.response(200, schemas.GameList, headers={"ETag": "ETag"})
+    @blp.alt_response(304, response=NOT_MODIFIED)
     @blp.refuses(*STORE, 422)
+    @blp.reads("If-None-Match")
     @blp.doc(operationId="listGames", security=PUBLIC)
-    def get(self, query: dict[str, Any]) -> dict[str, Any]:
-        """List games, newest first, optionally by status."""
-        return cardtrail().queries.list_games(
+    def get(self, query: dict[str, Any]) -> Response:
+        """List games, newest first, optionally by status. The page is tagged, so a lobby
+        polling it with If-None-Match is answered 304, no body, until a game comes, goes
+        or changes on it."""
+        found = cardtrail().queries.list_games(
             query.get("status"), query["page"], query["page_size"]
         )
+        return tagged_json(GAME_LIST.dump(found))
 
 
 @blp.route("/games/<game_id>")

@@ -176,6 +176,7 @@ def test_play_a_hand_against_a_bot_then_replay_it(page, browser, live_server, we
     # -- the lobby: create a game against a greedy bot, by clicks ------------------------------
     page.goto(base + "/")
     page.wait_for_selector("#games-waiting .game")
+    page.click("#more-options > summary")  # the full form, behind More options
     page.fill("#seats .seat-row:nth-child(1) .seat-name", "ann")
     page.select_option("#seats .seat-row:nth-child(2) .seat-kind", "bot")
     page.select_option("#seats .seat-row:nth-child(2) .seat-bot", "greedy")

@@ -202,6 +202,7 @@ def test_two_accounts_play_rematch_and_are_rated(browser, live_server, web_app, 
         # -- Ann's lobby: Me, an invitation to Bob, a greedy bot ----------------------------
         ann.goto(base + "/")
         ann.wait_for_selector("#games-waiting")
+        ann.click("#more-options > summary")  # the full form, behind More options
         first = "#seats .seat-row:nth-child(1)"
         ann.wait_for_selector(f'{first} .seat-kind option[value="me"]', state="attached")
         assert ann.input_value(f"{first} .seat-kind") == "me"

@@ -50,6 +50,7 @@ def answers_with_receipts(responses, kind: str) -> list[dict]:
 
 def create_in_the_lobby(page, base: str, people: list[str], bots: list[str]) -> None:
     page.goto(base + "/")
+    page.click("#more-options > summary")  # the full form, behind More options
     page.wait_for_selector("#seats .seat-row")
     while page.locator("#seats .seat-row").count() < len(people) + len(bots):
         page.click("#add-seat")

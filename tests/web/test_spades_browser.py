@@ -136,6 +136,7 @@ def test_play_a_spades_hand_against_three_bots_then_replay_it_trick_by_trick(
 
     # -- the lobby: Spades brings its presets, its options and four seats ----------------------
     page.goto(live_server.url + "/")
+    page.click("#more-options > summary")  # the full form, behind More options
     page.select_option("#game", "spades")
     page.wait_for_selector("#opt-max_hands")
     assert page.eval_on_selector_all("#preset option", "os => os.map(o => o.value)") == [
@@ -187,14 +188,14 @@ def test_play_a_spades_hand_against_three_bots_then_replay_it_trick_by_trick(
     page.click("#replay-cta")
     page.wait_for_url(f"**/replay/{game_id}*")
     page.wait_for_selector('#replay[data-status="ready"]')
-    page.wait_for_selector('#replay[data-marks="13"]')
+    page.wait_for_selector('#replay[data-tricks="13"]')
     page.wait_for_selector('#audit[data-audit="ok"]')
     steps = api_get(client, f"/games/{game_id}/hands")["hands"][0]["steps"]
     raw = api_get(client, f"/games/{game_id}/hands/1/replay")["events"]
     won = [k for k, event in enumerate(raw) if event["type"] == "trick_won"]
     assert len(won) == 13
     for trick, step in enumerate(won, start=1):
-        page.click("#next-mark")
+        page.click("#next-trick")
         wait_step(page, step)
         answer = api_get(client, f"/games/{game_id}/hands/1/replay?step={step}")
         shown = shown_replay(page)
@@ -205,7 +206,7 @@ def test_play_a_spades_hand_against_three_bots_then_replay_it_trick_by_trick(
         assert answer["event"]["description"] in shown["description"]
         if trick == 7:
             screenshot(page, "spades-replay")
-    page.click("#prev-mark")
+    page.click("#prev-trick")
     wait_step(page, won[-2])
     page.click("#last")
     wait_step(page, steps)

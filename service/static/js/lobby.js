@@ -1,4 +1,6 @@
-// The lobby: create a game, list open / running / finished games, join an open seat.
+// The lobby: one click to play Rummy or Spades against the computer; behind "More options"
+// the whole form (any game and preset, the rules, a move clock, every seat); the lists of
+// open / running / finished games, which keep themselves current (lobbylists.js).
 // Logged in, a seat may be your own ("Me": bound to your account, played with your session
 // cookie, so no seat token is kept) or kept for a player you invite by name.
 
@@ -12,13 +14,12 @@ import {
   remember,
   remembered,
   seatLink,
-  seatName,
   show,
   tokens,
 } from "./api.js";
 import { currentPlayer } from "./account.js";
-import { ago } from "./listing.js";
 import { gameModule } from "./games/index.js";
+import { mySeat, startLists } from "./lobbylists.js";
 
 const CONFIG = config();
 let player = null; // the logged-in player, if any
@@ -83,8 +84,14 @@ function fillOptions() {
   }
 }
 
+/** The game's rules as chosen, and the clock: a time for each move and what a time-out does. */
 function readOptions() {
   const options = {};
+  const moveTime = $("#move-time").value;
+  if (moveTime) {
+    options.move_time = moveTime;
+    options.on_timeout = $("#on-timeout").value;
+  }
   for (const option of chosenLobby().options) {
     const value = $(`#opt-${option.name}`).value.trim();
     if (value === "") continue;
@@ -195,9 +202,6 @@ async function createGame(event) {
   }
 }
 
-/** A seat bound to the logged-in player: their session cookie plays it, no token needed. */
-const mySeat = (seat) => Boolean(player && seat.player === player.id && !seat.invited);
-
 function afterCreate(created) {
   const table = `/play/${encodeURIComponent(created.id)}`;
   // Your own account's seat needs no token: your session cookie plays it. Without one, this
@@ -233,93 +237,66 @@ function afterCreate(created) {
   box.scrollIntoView({ behavior: "smooth" });
 }
 
-// -- the lists ------------------------------------------------------------------------------------
+// -- one click: a game against the computer ---------------------------------------------------------
 
-function gameLine(game) {
-  const seats = game.seats.map((seat) => seatName(seat)).join(", ");
-  return el(
-    "div",
-    { class: "game-line" },
-    el("span", { class: "game-id" }, game.id),
-    el("span", { class: "game-preset" }, `${game.game}${game.preset ? " · " + game.preset : ""}`),
-    el("span", { class: "game-seats" }, seats),
-    el("span", { class: "hint" }, ago(game.created)),
-  );
+// Each game's quick table: the preset most people know and how many bots fill it.
+const QUICK = {
+  rummy: { preset: "pagat", bots: 1 },
+  spades: { preset: "pairs", bots: 3 },
+};
+const QUICK_LEVEL = "strong";
+const GUEST = "Guest";
+
+const offered = (name) => (CONFIG.games || []).find((g) => g.name === name);
+
+/** The bot levels every quick game offers (the strongest last, as the registry lists them). */
+function quickLevels() {
+  const lists = Object.keys(QUICK).map((name) => offered(name)?.bots ?? []).filter((list) => list.length);
+  return lists.length ? lists[0].filter((level) => lists.every((list) => list.includes(level))) : [];
 }
 
-/** Take the open seat: logged in, as yourself (the cookie plays it); else by a name, keeping
- * the seat's token in this browser. */
-function joinForm(game) {
-  const name = el("input", {
-    type: "text",
-    maxlength: "40",
-    placeholder: "your name",
-    required: true,
-    value: remembered("name"),
-    "aria-label": "Your name",
-    class: "join-name",
-    hidden: Boolean(player),
-  });
-  const error = el("span", { class: "inline-error", role: "alert" });
-  const label = player ? `Join as ${player.name}` : "Join";
-  const form = el("form", { class: "join-form row" }, name, el("button", { type: "submit", class: "primary" }, label), error);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const chosen = name.value.trim();
-    if (!player && !chosen) {
-      error.textContent = "Give a name to join.";
-      return;
-    }
-    if (!player) remember("name", chosen);
-    const body = player ? { client_seed: clientSeed() } : { name: chosen, client_seed: clientSeed() };
-    try {
-      const joined = await api(`/games/${encodeURIComponent(game.id)}/join`, { method: "POST", body });
-      if (!player) tokens.set(game.id, joined.token);
-      location.assign(`/play/${encodeURIComponent(game.id)}`);
-    } catch (problem) {
-      if (!(problem instanceof Problem)) throw problem;
-      error.textContent = problem.text;
-    }
-  });
-  return form;
-}
-
-function gameItem(game, status) {
-  const id = encodeURIComponent(game.id);
-  const mine = Boolean(tokens.get(game.id)) || game.seats.some(mySeat);
-  const actions = el("div", { class: "game-actions row" });
-  if (status === "waiting") {
-    if (mine) actions.append(el("a", { class: "button secondary", href: `/play/${id}` }, "Your table"));
-    actions.append(joinForm(game));
-  } else if (status === "playing") {
-    actions.append(el("a", { class: "button " + (mine ? "primary" : "secondary"), href: `/play/${id}` }, mine ? "Play" : "Watch"));
-  } else {
-    actions.append(
-      el("a", { class: "button primary", href: `/replay/${id}` }, "Replay"),
-      el("a", { class: "button secondary", href: `/play/${id}` }, "Table"),
-    );
-  }
-  return el("li", { class: "game", dataset: { gameId: game.id } }, gameLine(game), actions);
-}
-
-async function loadList(status) {
-  const list = $(`#games-${status}`);
-  const data = await api(`/games?status=${status}&page_size=20`);
-  list.replaceChildren();
-  if (data.items.length === 0) list.append(el("li", { class: "empty hint" }, "None yet."));
-  for (const game of data.items) list.append(gameItem(game, status));
-  if (data.total > data.items.length) {
-    list.append(el("li", { class: "hint" }, `…and ${data.total - data.items.length} more.`));
+function fillQuick() {
+  const select = $("#quick-level");
+  const levels = quickLevels();
+  select.replaceChildren(...levels.map((level) => el("option", { value: level }, level)));
+  const wanted = remembered("quick-level", QUICK_LEVEL);
+  select.value = levels.includes(wanted) ? wanted : levels.includes(QUICK_LEVEL) ? QUICK_LEVEL : levels.at(-1) ?? "";
+  select.addEventListener("change", () => remember("quick-level", select.value));
+  $("#quick-name-field").hidden = Boolean(player);
+  if (player) show($("#quick-as"), `You play as ${player.name}.`);
+  else $("#quick-name").value = remembered("name", "");
+  for (const button of document.querySelectorAll(".quick")) {
+    const game = offered(button.dataset.game);
+    button.hidden = !game || !gameModule(game.name);
+    button.addEventListener("click", () => quickPlay(button.dataset.game));
   }
 }
 
-async function refresh() {
-  show($("#list-error"), "");
+/** You: your own seat when logged in, else a person by the name typed (remembered). */
+function quickSeat() {
+  if (player) return { me: true, client_seed: clientSeed() };
+  const typed = $("#quick-name").value.trim();
+  if (typed) remember("name", typed);
+  return { name: typed || GUEST, client_seed: clientSeed() };
+}
+
+async function quickPlay(name) {
+  const quick = QUICK[name];
+  const presets = offered(name)?.presets ?? [];
+  const preset = presets.includes(quick.preset) ? quick.preset : presets[0];
+  const bot = $("#quick-level").value || QUICK_LEVEL;
+  const seats = [quickSeat(), ...Array.from({ length: quick.bots }, () => ({ bot }))];
+  const buttons = document.querySelectorAll(".quick");
+  show($("#quick-error"), "");
+  for (const button of buttons) button.disabled = true;
+  $("#quick-status").textContent = "Dealing…";
   try {
-    await Promise.all(["waiting", "playing", "finished"].map(loadList));
+    afterCreate(await api("/games", { method: "POST", body: { game: name, preset, options: {}, seats } }));
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
-    show($("#list-error"), error.text);
+    show($("#quick-error"), error.text);
+    $("#quick-status").textContent = "";
+    for (const button of buttons) button.disabled = false;
   }
 }
 
@@ -345,8 +322,17 @@ async function start() {
     syncSeatButtons();
   });
   $("#create-form").addEventListener("submit", createGame);
-  $("#refresh").addEventListener("click", refresh);
-  refresh();
+  $("#move-time").addEventListener("change", () => {
+    $("#on-timeout").disabled = !$("#move-time").value;
+  });
+  startLists(player);
+  fillQuick();
+  // Back from the table (the page kept in the browser's cache): the buttons work again.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    $("#quick-status").textContent = "";
+    for (const button of document.querySelectorAll(".quick")) button.disabled = false;
+  });
 }
 
 start();
