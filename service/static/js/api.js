@@ -240,6 +240,7 @@ export function clientSeed() {
 
 export function seatName(seat) {
   if (!seat) return "?";
+  if (seat.label) return seat.label; // the server's: "ann", "West (strong bot)", "Seat 2 (open)"
   if (seat.name) return seat.name;
   if (seat.bot) return `${seat.bot} bot`;
   if (seat.invited) return `${seat.invited} (invited)`; // kept for that player until they join

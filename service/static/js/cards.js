@@ -63,6 +63,7 @@ export function cardElement(card, { tag = "span", extraClass = "" } = {}) {
   if (extraClass) node.classList.add(...extraClass.split(" ").filter(Boolean));
   node.dataset.card = card;
   if (tag === "button") node.type = "button";
+  else node.setAttribute("role", "img"); // a card shown, not a control: named as a picture
   node.setAttribute("aria-label", cardName(card));
   node.title = pretty(card);
   const corner = document.createElement("span");
