@@ -173,7 +173,7 @@ def test_the_lists_follow_other_clients_without_a_reload(wide, live_server, web_
     wide.wait_for_selector(waiting, timeout=(POLL_SECONDS + 5) * 1000)
     assert "cy" in wide.text_content(waiting)
     shots(wide, "lobby-lists")
-    assert "2 open seat 2" in wide.text_content(f"{waiting} .game-seats")  # seats from 1
+    assert "2 Seat 2 (open)" in wide.text_content(f"{waiting} .game-seats")  # seats from 1
     # Someone takes the seat: the game moves to In progress.
     assert client.post(f"/games/{game_id}/join", json={"name": "di"}).status_code == 201
     wide.wait_for_selector(f'#games-playing [data-game-id="{game_id}"]')
