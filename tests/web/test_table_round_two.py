@@ -375,7 +375,7 @@ def test_a_spades_table_seats_four_players_and_shows_each_move_where_it_was_made
             click_move(page, view["version"], f'#hand [data-card="{card}"]')
         view = wait_my_turn(page, client, game_id, token)
         checked += check_trick_places(page, view)
-        assert checked >= 4
+        assert checked >= 3  # at least one card before each of our later turns
 
         # Every bot's card was, once played, the card marked as the last move, at its seat.
         marks = page.evaluate("() => window.__marks")

@@ -55,8 +55,10 @@ let overClosed = false; // the game-over panel closed on this page
 let shownResult = ""; // what the overlays were last drawn for
 let endButtons = null;
 
-// A move held on screen this long before the next one; a trick taken, a little longer.
+// A move held on screen this long before the next one (a draw, which shows no card, a
+// little shorter; a trick taken, longer).
 const HOLD_MS = 550;
+const HOLD_DRAW_MS = 450;
 const HOLD_TRICK_MS = 900;
 const MOVES = new Set(["card_drawn", "melded", "laid_off", "joker_swapped", "discarded", "bid_made", "cards_seen", "card_played"]);
 
@@ -166,7 +168,11 @@ function applyTableEvent(copy, event) {
   return event.type === "seed_revealed";
 }
 
-const holdFor = (event) => (event.type === "trick_won" ? HOLD_TRICK_MS : MOVES.has(event.type) ? HOLD_MS : 0);
+function holdFor(event) {
+  if (event.type === "trick_won") return HOLD_TRICK_MS;
+  if (event.type === "card_drawn") return HOLD_DRAW_MS;
+  return MOVES.has(event.type) ? HOLD_MS : 0;
+}
 
 /** Show one event: drawn on a copy of the view when the game's module can, else the
  * server's view read again. Answers how long to hold it on screen. */
@@ -243,12 +249,14 @@ function resultSeen() {
 }
 
 async function move(command) {
-  if (busy()) return;
+  if (moving) return;
   moving = true;
   setBusy();
   showError("");
   render(); // buttons off while the move is on its way
   try {
+    // A card clicked while the last moves are still being shown goes once they are.
+    if (pacing) await shown.push([]);
     const answer = await api(`${base}/moves`, { method: "POST", token, body: command });
     selected = new Set();
     resultSeen();

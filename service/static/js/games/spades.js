@@ -6,7 +6,7 @@
 // visibly changes); the server's view always replaces it.
 
 import { el, plural } from "../api.js";
-import { cardBack, cardElement, cardRow, parseCard, pretty } from "../cards.js";
+import { cardBack, cardElement, parseCard, pretty } from "../cards.js";
 import { positions } from "../table/seats.js";
 
 // -- words ---------------------------------------------------------------------------------------
@@ -196,7 +196,9 @@ function applyEvent(view, event) {
       if (view.seats[seat]) view.seats[seat].hand_count = view.hand_counts[seat];
       if (view.you?.seat === seat) view.you.hand = view.you.hand.filter((card) => card !== event.card);
       if (event.card.endsWith("S")) view.spades_broken = true;
-      view.turn = (seat + 1) % players;
+      // A full trick is about to be taken: shown as its holder's, until the server says.
+      const full = view.trick.length === players && view.trump_order;
+      view.turn = full ? winningSoFar(view.trick, view.trump_order) : (seat + 1) % players;
       return true;
     }
     case "trick_won":
@@ -239,7 +241,8 @@ const plays = (ctx) => ctx.legal().filter((m) => m.type === "play");
 
 function cardClass(ctx) {
   return (card) => {
-    if (!(ctx.myTurn() && ctx.view.phase === "playing")) return "";
+    // Drawn ahead of the server's view, the legal moves are not known yet: no marks.
+    if (ctx.view.local || !(ctx.myTurn() && ctx.view.phase === "playing")) return "";
     return plays(ctx).some((m) => m.card === card) ? "playable" : "dim";
   };
 }

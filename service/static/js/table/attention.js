@@ -74,7 +74,7 @@ export function yourTurnBegan({ game, text }) {
   if (!document.hidden) return;
   document.title = TURN_TITLE + TITLE;
   notify("Your turn at cardtrail", text, `turn-${game}`);
-  if ($("#sound-turn").checked) beep();
+  if ($("#sound-turn").checked && makeAudio()) beep();
 }
 
 /** Your turn is over (or the tab is in view again): the plain title. */
