@@ -90,7 +90,7 @@ function winningSoFar(cards, trumpOrder) {
  */
 function trickArea(who, state, { bottom = 0, highlight = null, lastMove = null } = {}) {
   const players = state.players || (state.hand_counts || []).length || 4;
-  const spot = positions(players, bottom);
+  const spot = positions(players, bottom, { compass: true });
   const current = state.trick || [];
   const tricks = state.tricks || [];
   const last = tricks[tricks.length - 1];
@@ -442,6 +442,7 @@ const OPTIONS = [
 export default {
   name: "Spades",
   sortable: false, // the server sends the hand sorted by suit, trumps first
+  compass: true, // seats are called South, West, North, East: placed so
   selects: false, // clicking a card plays it
   title,
   turnText,

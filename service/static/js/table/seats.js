@@ -15,9 +15,13 @@ const LAYOUTS = {
   6: ["south", "west", "north-west", "north", "north-east", "east"],
 };
 
+// Games that name their seats by the compass (Spades: South, West, North, East from the
+// first seat) keep those places for three players, so that a seat called North sits north.
+const COMPASS = { 3: ["south", "west", "north"] };
+
 /** seat → position ("south", "west", …) when `bottom` sits at the bottom. */
-export function positions(players, bottom = 0) {
-  const spots = LAYOUTS[players] || LAYOUTS[6];
+export function positions(players, bottom = 0, { compass = false } = {}) {
+  const spots = (compass && COMPASS[players]) || LAYOUTS[players] || LAYOUTS[6];
   return Object.fromEntries(Array.from({ length: players }, (_, k) => [(bottom + k) % players, spots[k] ?? "north"]));
 }
 
@@ -101,7 +105,7 @@ function seatBox(ctx, seat, position) {
 /** Every seat's box into `list`, each at its place seen from your chair (or seat 1's). */
 export function drawSeats(ctx, list) {
   const view = ctx.view;
-  const places = positions(view.seats.length, view.you ? view.you.seat : 0);
+  const places = positions(view.seats.length, view.you ? view.you.seat : 0, { compass: ctx.game.compass });
   list.replaceChildren(...view.seats.map((info) => seatBox(ctx, info.seat, places[info.seat])));
   list.dataset.players = view.seats.length;
 }
