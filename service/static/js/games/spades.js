@@ -1,10 +1,13 @@
 // Drawing Spades: the trick in the middle with each seat where it sits, bids and tricks
 // won, the sides' scores and bags; bidding buttons (looking first or bidding blind) and
 // playing by clicking a card. What may be bid or played comes from the server's
-// legal_moves; cards that cannot be played now are dimmed, never judged here.
+// legal_moves; cards that cannot be played now are dimmed, never judged here. The page
+// may show moves before the server's view of them arrives (`applyEvent`, what a move
+// visibly changes); the server's view always replaces it.
 
 import { el, plural } from "../api.js";
-import { cardBack, cardElement, cardRow, pretty } from "../cards.js";
+import { cardBack, cardElement, parseCard, pretty } from "../cards.js";
+import { positions } from "../table/seats.js";
 
 // -- words ---------------------------------------------------------------------------------------
 
@@ -34,6 +37,22 @@ function turnText(ctx) {
   return `${ctx.who(view.turn)} to ${bidding ? "bid" : "play"}`;
 }
 
+const turnWord = (view) => (view.phase === "bidding" ? "to bid" : "to play");
+
+/** A seat's last move, in a few words. */
+function moveText(event) {
+  switch (event.type) {
+    case "bid_made":
+      return `bid ${bidText(event)}`;
+    case "cards_seen":
+      return "looked at their cards";
+    case "card_played":
+      return `played ${pretty(event.card)}`;
+    default:
+      return "";
+  }
+}
+
 function seatDetails(ctx, seat) {
   const view = ctx.view;
   const bid = (view.bids || [])[seat];
@@ -47,24 +66,38 @@ function seatDetails(ctx, seat) {
 
 // -- the trick in the middle ----------------------------------------------------------------------
 
-/** Where each seat sits, seen from `bottom`'s chair: play goes round to the left. */
-function places(players, bottom) {
-  const spots = players === 3 ? ["south", "west", "north-east"] : ["south", "west", "north", "east"];
-  return Object.fromEntries(Array.from({ length: players }, (_, k) => [(bottom + k) % players, spots[k]]));
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+/** Who holds the trick so far: the highest trump (the server's trump order), else the
+ * highest card of the suit led. Only said, never used to judge a move. */
+function winningSoFar(cards, trumpOrder) {
+  const trump = (card) => trumpOrder.indexOf(card);
+  const suit = (card) => (trump(card) >= 0 ? "trump" : parseCard(card).suit);
+  const led = suit(cards[0][1]);
+  let best = cards[0];
+  for (const entry of cards.slice(1)) {
+    const [a, b] = [best[1], entry[1]];
+    if (suit(b) === "trump" && (suit(a) !== "trump" || trump(b) < trump(a))) best = entry;
+    else if (suit(a) !== "trump" && suit(b) === led && RANKS.indexOf(parseCard(b).rank) > RANKS.indexOf(parseCard(a).rank)) best = entry;
+  }
+  return best[0];
 }
 
 /**
- * The current trick, or when none has started the last one won (faded), each card in
- * front of the seat that played it.
+ * The current trick, or when none has started the last one won (faded, its winner
+ * marked), each card in front of the seat that played it: the seats' positions are the
+ * table's own (static/js/table/seats.js). `lastMove` ({seat, card}) is the move just made.
  */
-function trickArea(who, state, { bottom = 0, highlight = null } = {}) {
+function trickArea(who, state, { bottom = 0, highlight = null, lastMove = null } = {}) {
   const players = state.players || (state.hand_counts || []).length || 4;
-  const spot = places(players, bottom);
+  const spot = positions(players, bottom, { compass: true });
   const current = state.trick || [];
   const tricks = state.tricks || [];
   const last = tricks[tricks.length - 1];
   const showingLast = current.length === 0 && last;
-  const played = Object.fromEntries((showingLast ? last.cards : current).map(([seat, card]) => [seat, card]));
+  const shown = showingLast ? last.cards : current;
+  const played = Object.fromEntries(shown.map(([seat, card]) => [seat, card]));
+  const leading = current.length && state.trump_order ? winningSoFar(current, state.trump_order) : null;
   const area = el("div", {
     id: "trick",
     class: "trick" + (showingLast ? " last" : "") + (players === 3 ? " three" : ""),
@@ -73,20 +106,27 @@ function trickArea(who, state, { bottom = 0, highlight = null } = {}) {
   for (let seat = 0; seat < players; seat += 1) {
     const card = played[seat];
     const winner = showingLast && last.winner === seat;
+    const moved = card && lastMove?.seat === seat && lastMove.card === card;
+    const classes = [card === highlight ? "highlight" : "", moved ? "last-move" : ""].join(" ");
     area.append(
       el(
         "div",
-        { class: `trick-seat ${spot[seat]}` + (state.turn === seat ? " turn" : "") + (winner ? " winner" : ""), dataset: { seat } },
-        card ? cardElement(card, { extraClass: card === highlight ? "highlight" : "" }) : el("span", { class: "card empty" }),
-        el("span", { class: "trick-name" }, who(seat)),
+        {
+          class: `trick-seat ${spot[seat]}` + (state.turn === seat ? " turn" : "") + (winner ? " winner" : "") + (leading === seat ? " winning" : ""),
+          dataset: { seat, position: spot[seat] },
+        },
+        card ? cardElement(card, { extraClass: classes }) : el("span", { class: "card empty" }),
+        el("span", { class: "trick-name" }, winner ? el("span", { class: "takes" }, "★ ") : null, who(seat)),
       ),
     );
   }
   let caption;
   if (showingLast) caption = `Trick ${tricks.length} went to ${who(last.winner)}.`;
-  else if (current.length) caption = `Trick ${tricks.length + 1}: ${who(current[0][0])} led.`;
-  else caption = state.phase === "bidding" ? "Bidding…" : "";
-  area.append(el("p", { class: "trick-caption" }, caption));
+  else if (current.length) {
+    const holds = current.length > 1 && leading !== null ? ` ${who(leading)} holds it so far.` : "";
+    caption = `Trick ${tricks.length + 1}: ${who(current[0][0])} led.${holds}`;
+  } else caption = state.phase === "bidding" ? "Bidding…" : "";
+  area.append(el("p", { class: "trick-caption", id: "trick-caption" }, caption));
   return area;
 }
 
@@ -127,7 +167,72 @@ function sidesTable(who, state) {
 
 function drawFelt(ctx, felt) {
   const view = ctx.view;
-  felt.replaceChildren(trickArea(ctx.who, view, { bottom: view.you ? view.you.seat : 0 }), sidesTable(ctx.who, view));
+  const last = ctx.lastMove?.type === "card_played" ? ctx.lastMove : null;
+  felt.replaceChildren(trickArea(ctx.who, view, { bottom: view.you ? view.you.seat : 0, lastMove: last }), sidesTable(ctx.who, view));
+}
+
+// -- moves shown before the server's view of them ------------------------------------------------
+
+/** Apply `event` to `view` (a copy) as far as it shows; false when only the server can. */
+function applyEvent(view, event) {
+  const seat = event.seat;
+  const players = view.seats.length;
+  switch (event.type) {
+    case "bid_made":
+      view.bids[seat] = { tricks: event.tricks, blind: Boolean(event.blind) };
+      view.unseen = (view.unseen || []).filter((s) => s !== seat || event.blind);
+      if (view.bids.every(Boolean)) {
+        view.phase = "playing";
+        view.turn = (view.dealer + 1) % players;
+      } else view.turn = (seat + 1) % players;
+      return true;
+    case "cards_seen":
+      if (view.you?.seat === seat) return false; // your own cards: the server's view shows them
+      view.unseen = (view.unseen || []).filter((s) => s !== seat);
+      return true;
+    case "card_played": {
+      view.trick.push([seat, event.card]);
+      view.hand_counts[seat] = Math.max(0, view.hand_counts[seat] - 1);
+      if (view.seats[seat]) view.seats[seat].hand_count = view.hand_counts[seat];
+      if (view.you?.seat === seat) view.you.hand = view.you.hand.filter((card) => card !== event.card);
+      if (event.card.endsWith("S")) view.spades_broken = true;
+      // A full trick is about to be taken: shown as its holder's, until the server says.
+      const full = view.trick.length === players && view.trump_order;
+      view.turn = full ? winningSoFar(view.trick, view.trump_order) : (seat + 1) % players;
+      return true;
+    }
+    case "trick_won":
+      view.tricks.push({ cards: event.cards, leader: event.leader, winner: seat });
+      view.trick = [];
+      view.tricks_won[seat] = (view.tricks_won[seat] ?? 0) + 1;
+      view.turn = seat;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Before a trick's first card: the last trick, still on the felt, goes to its winner. */
+async function beforeEvent(ctx, event, motion) {
+  const view = ctx.view;
+  if (event.type !== "card_played" || view.trick.length || !view.tricks.length) return;
+  const winner = view.tricks[view.tricks.length - 1].winner;
+  const seat = document.querySelector(`#seats > [data-seat="${winner}"]`);
+  await motion.sweep(document.querySelectorAll("#trick [data-card]"), seat?.getBoundingClientRect());
+}
+
+/** The card just played slides from the hand (yours) or the seat into the trick. */
+function animate(ctx, event, before, motion) {
+  if (event.type === "card_played") {
+    const node = document.querySelector(`#trick .trick-seat[data-seat="${event.seat}"] [data-card]`);
+    const mine = ctx.view.you?.seat === event.seat;
+    motion.arrive(node, (mine && before.hand.get(event.card)) || before.seats.get(event.seat));
+    motion.flash([node]);
+  } else if (event.type === "trick_won") {
+    motion.flash([document.querySelector("#trick .trick-seat.winner [data-card]")]);
+  } else if (event.type === "bid_made") {
+    motion.flash([document.querySelector(`#seats > [data-seat="${event.seat}"] .seat-bid`)]);
+  }
 }
 
 // -- your hand and your moves ------------------------------------------------------------------------
@@ -136,7 +241,8 @@ const plays = (ctx) => ctx.legal().filter((m) => m.type === "play");
 
 function cardClass(ctx) {
   return (card) => {
-    if (!(ctx.myTurn() && ctx.view.phase === "playing")) return "";
+    // Drawn ahead of the server's view, the legal moves are not known yet: no marks.
+    if (ctx.view.local || !(ctx.myTurn() && ctx.view.phase === "playing")) return "";
     return plays(ctx).some((m) => m.card === card) ? "playable" : "dim";
   };
 }
@@ -251,6 +357,28 @@ function handResult(ctx, result) {
   ];
 }
 
+/** The final scores, a row per side, the winners marked. */
+function finalScores(ctx, result) {
+  const winners = new Set(result.winners || []);
+  const sides = ctx.view.sides || [];
+  const scores = result.side_scores || sides.map((seats) => result.scores?.[seats[0]] ?? 0);
+  const rows = sides.map((seats, side) => {
+    const won = seats.some((seat) => winners.has(seat));
+    return el(
+      "tr",
+      { dataset: { side }, class: won ? "won" : "" },
+      el("th", { scope: "row" }, sideName(ctx.who, seats), won ? " ★" : ""),
+      el("td", { class: "num" }, scores[side] ?? ""),
+    );
+  });
+  return el(
+    "table",
+    { class: "scores", id: "final-scores" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, sides.some((s) => s.length > 1) ? "Side" : "Player"), el("th", { scope: "col", class: "num" }, "Score"))),
+    el("tbody", {}, rows),
+  );
+}
+
 // -- the replay viewer ------------------------------------------------------------------------------
 
 function replayFelt(rctx, felt, state, event) {
@@ -314,16 +442,23 @@ const OPTIONS = [
 export default {
   name: "Spades",
   sortable: false, // the server sends the hand sorted by suit, trumps first
+  compass: true, // seats are called South, West, North, East: placed so
   selects: false, // clicking a card plays it
   title,
   turnText,
+  turnWord,
   seatDetails,
+  moveText,
+  applyEvent,
+  beforeEvent,
+  animate,
   drawFelt,
   drawActions,
   cardClass: (ctx, card) => cardClass(ctx)(card),
   clickCard,
   emptyHand,
   handResult,
+  finalScores,
   replay: {
     milestone: { type: "trick_won", label: "trick" },
     felt: replayFelt,
