@@ -256,13 +256,18 @@ def tab_through(page, presses: int) -> set[int]:
     return reached
 
 
-def unreachable_by_tab(page) -> list[str]:
-    """The controls (focusable_controls) that Tab never reaches in two rounds of the page."""
-    controls = focusable_controls(page)
-    reached = tab_through(page, 2 * len(controls) + 4)
-    still = page.evaluate("() => document.querySelectorAll('[data-tab-probe]').length")
-    assert still == len(controls), "the page drew itself anew while Tab went round it"
-    return [snippet for index, snippet in enumerate(controls) if index not in reached]
+def unreachable_by_tab(page, tries: int = 3) -> list[str]:
+    """The controls (focusable_controls) that Tab never reaches in two rounds of the page.
+    A page that draws itself anew meanwhile (a move arriving, a list refreshed) is gone
+    round again, up to `tries` times."""
+    for _ in range(tries):
+        controls = focusable_controls(page)
+        reached = tab_through(page, 2 * len(controls) + 4)
+        still = page.evaluate("() => document.querySelectorAll('[data-tab-probe]').length")
+        if still == len(controls):
+            return [snippet for index, snippet in enumerate(controls) if index not in reached]
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the page drew itself anew each of {tries} times Tab went round it")
 
 
 def tab_to(page, selector: str, limit: int = 200) -> None:
