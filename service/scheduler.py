@@ -37,6 +37,12 @@ STALE_AFTER_S = 4.0  # a bot turn takes milliseconds; a job running this long lo
 _LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 REMIND_AT = 0.8  # reminders go out at 80% of the move time, as correspondence servers do
 DELIVERY_RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
+# Every job here is short and answers nobody: a finished one leaves nothing in Redis (its
+# job key would be ~1 KB for each bot move, kept for nothing), a failed one an hour, to
+# look into. What a job did is in the game's log, not in RQ.
+RESULT_KEPT_S = 0
+FAILED_KEPT_S = 3600
+KEPT = {"result_ttl": RESULT_KEPT_S, "failure_ttl": FAILED_KEPT_S}
 
 
 @dataclass(frozen=True)
@@ -83,8 +89,8 @@ class TurnScheduler:
                 job_id=job_id,
                 unique=True,
                 retry=Retry(max=3, interval=[1, 2, 4]),
-                result_ttl=600,
-                failure_ttl=3600,
+                result_ttl=RESULT_KEPT_S,
+                failure_ttl=FAILED_KEPT_S,
             )
         except DuplicateJobError:
             return
@@ -194,9 +200,9 @@ class TurnScheduler:
         when = datetime.fromtimestamp(math.ceil(at), UTC)
         try:
             if at <= time.time():
-                self.queue.enqueue(func, *args, job_id=job_id, unique=True, result_ttl=600)
+                self.queue.enqueue(func, *args, job_id=job_id, unique=True, **KEPT)
             else:
-                self.queue.enqueue_at(when, func, *args, job_id=job_id, unique=True, result_ttl=600)
+                self.queue.enqueue_at(when, func, *args, job_id=job_id, unique=True, **KEPT)
         except DuplicateJobError:
             pass
 
@@ -212,8 +218,8 @@ class TurnScheduler:
                 job_id=keys.ratings_job(game_id),
                 unique=True,
                 retry=DELIVERY_RETRY,
-                result_ttl=600,
-                failure_ttl=86400,
+                result_ttl=RESULT_KEPT_S,
+                failure_ttl=FAILED_KEPT_S,
             )
 
     # -- webhook deliveries ---------------------------------------------------
@@ -226,6 +232,6 @@ class TurnScheduler:
             secret,
             body,
             retry=DELIVERY_RETRY,
-            result_ttl=600,
-            failure_ttl=86400,
+            result_ttl=RESULT_KEPT_S,
+            failure_ttl=FAILED_KEPT_S,
         )
