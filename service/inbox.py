@@ -21,6 +21,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import redis
@@ -30,7 +31,7 @@ from service import keys
 from service.errors import Busy
 from service.player_games import PlayerGames
 from service.presentation import shown_event
-from service.queries import REVOKED_FRAME, Recent
+from service.queries import REVOKED_FRAME, Recent, Stream
 from service.repository import Loaded, Repository
 from service.scheduler import TurnScheduler
 from service.tables import Status, Table
@@ -174,7 +175,7 @@ class Inbox:
 
     def follow(
         self, player_id: str, after: str | None, seconds: float, still_valid: StillValid
-    ) -> "NewsStream":
+    ) -> Stream:
         """The player's news after stream id `after` (None: from now on; "0-0": all that
         is kept), as SSE frames, for `seconds` (the client reconnects with Last-Event-ID).
 
@@ -192,7 +193,9 @@ class Inbox:
             mine.append(place)
             self._total += 1
         frames = self._frames(player_id, start, time.monotonic() + seconds, still_valid, place)
-        return NewsStream(frames, lambda: self._closed(player_id, place))
+        held = ExitStack()
+        held.callback(self._closed, player_id, place)
+        return Stream(frames, held)
 
     def _newest(self, player_id: str) -> str:
         """The id of the player's newest notice ("0-0" for none): a stream opened without
@@ -240,27 +243,6 @@ class _Place:
 
     def __init__(self) -> None:
         self.superseded = False
-
-
-class NewsStream:
-    """An SSE body that gives its place back when closed (also if never started)."""
-
-    def __init__(self, frames: Iterator[str], closed: Callable[[], None]) -> None:
-        self.frames = frames
-        self._closed: Callable[[], None] | None = closed
-
-    def __iter__(self) -> Iterator[str]:
-        return self.frames
-
-    def close(self) -> None:
-        try:
-            close = getattr(self.frames, "close", None)
-            if close is not None:
-                close()
-        finally:
-            closed, self._closed = self._closed, None
-            if closed is not None:
-                closed()
 
 
 def _status(table: Table, over: list[dict[str, Any]]) -> str:
