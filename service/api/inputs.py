@@ -200,6 +200,10 @@ def _refusal(char: str) -> str | None:
     return f"names may not contain U+{ord(char):04X}{f' {named}' if named else ''}, {kind}"
 
 
+# The ends of the labels the server gives seats nobody named (table_records.Seat.label).
+_LIKE_A_LABEL = re.compile(r"\((?:[^()]* bot|open|invited)\)$", re.IGNORECASE)
+
+
 def seat_name(text: str) -> str:
     """A seat's name as every other player will read it, or ValidationError saying why not.
 
@@ -217,6 +221,8 @@ def seat_name(text: str) -> str:
     text = " ".join(text.split())
     if text and unicodedata.category(text[0]).startswith("M"):
         raise ValidationError("names may not start with a combining mark")
+    if _LIKE_A_LABEL.search(text):  # "West (strong bot)" is a bot's seat, not a person
+        raise ValidationError('names may not end as the seats\' labels do: "(… bot)", "(open)"')
     return text
 
 

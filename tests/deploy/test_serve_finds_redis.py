@@ -7,6 +7,8 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.deploy.test_compose_shape import _call, _healthy
 from tests.deploy.test_serve import CARDTRAIL, _free_port, _interrupt, _serve
 from tests.service.live import wait_until
@@ -64,6 +66,50 @@ def test_replay_and_rebuild_find_a_local_serves_redis(tmp_path):
     assert after.returncode == 2 and f"no cardtrail serve is running on {data}" in after.stderr
     # A serve killed outright leaves its address behind; the Redis it names is gone.
     (data / RECORD).write_text(f"unix://{data / 'redis' / 'redis.sock'}\n")
+    (data / RECORD).chmod(0o600)  # as serve leaves it
     stale = _command("rebuild", "ratings", cwd=tmp_path)
     assert stale.returncode == 2
     assert f"the cardtrail serve of {data} is not running" in stale.stderr
+
+
+def test_a_record_that_serve_did_not_write_is_refused(tmp_path, monkeypatch):
+    """A link, a file others may read, junk or a directory: each a clear refusal, never a
+    traceback, and never a Redis someone else named."""
+    from cardtrail import local_redis
+
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("redis://127.0.0.1:6390/0\n")
+    cases = {}
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "redis-url").symlink_to(elsewhere)
+    cases["link"] = linked
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "redis-url").write_text("redis://127.0.0.1:6390/0\n")
+    (shared / "redis-url").chmod(0o644)
+    cases["shared"] = shared
+    for name, content in (("junk", b"not a url\n"), ("bytes", b"\xff\xfe")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "redis-url").write_bytes(content)
+        (folder / "redis-url").chmod(0o600)
+        cases[name] = folder
+    folder = tmp_path / "directory"
+    (folder / "redis-url").mkdir(parents=True)
+    cases["directory"] = folder
+    for name, data_dir in cases.items():
+        with pytest.raises(local_redis.NoRedis):
+            local_redis.redis_url(data_dir)
+        assert name  # each case refused
+
+
+def test_a_password_in_the_address_is_not_shown(tmp_path, monkeypatch):
+    from cardtrail import local_redis
+
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    local_redis.record(tmp_path, "redis://:s3cretpw@127.0.0.1:1/0")
+    with pytest.raises(local_redis.NoRedis) as refused:
+        local_redis.redis_url(tmp_path)
+    assert "s3cretpw" not in str(refused.value) and "***@127.0.0.1:1/0" in str(refused.value)

@@ -408,3 +408,12 @@ def test_bad_joins(client, redis_client):
     assert EventStore(redis_client).read_raw(game_id) == before
     seats = view(client, game_id)["seats"]
     assert [s.get("open", False) for s in seats] == [False, True, True]
+
+
+def test_a_name_may_not_pass_for_a_seat_the_server_labels(client):
+    for name in ("West (strong bot)", "Seat 3 (open)", "bob (invited)", "hal (GREEDY BOT)"):
+        answer = client.post("/games", json={"seats": [{"name": name}, {"bot": "random"}]})
+        assert answer.status_code == 422, (name, answer.get_json())
+        assert answer.get_json()["errors"][0]["field"] == "seats.0.name"
+    fine = client.post("/games", json={"seats": [{"name": "ann (the elder)"}, {"bot": "random"}]})
+    assert fine.status_code == 201
