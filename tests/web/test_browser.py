@@ -202,7 +202,9 @@ def test_play_a_hand_against_a_bot_then_replay_it(page, browser, live_server, we
     final = api_get(client, f"/games/{game_id}", token)
     assert final["status"] == "finished"
     page.wait_for_selector("#game-over:not([hidden])")
-    names = {0: "ann (you)", 1: "greedy bot"}  # as the table names them
+    # As the table names them: the server's label, "(you)" for one's own name.
+    names = {s["seat"]: s["label"] for s in final["seats"]}
+    names[0] = "ann (you)"
     winners = ", ".join(names[seat] for seat in final["result"]["winners"])
     assert winners in page.text_content("#winner")
     screenshot(page, "table-game-over", phone_too=False)
