@@ -18,7 +18,7 @@ import os
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,7 +26,9 @@ from typing import Any, Protocol
 import zstandard
 
 from engine.ledger import canonical_json, chain, chain_start, record_bytes
+from service.errors import Damaged
 from service.store import Record
+from service.table_records import Tombstone
 
 FORMAT = "cardtrail/archive"
 FORMAT_VERSION = 1
@@ -35,13 +37,19 @@ DECODED_KEPT = 64  # decoded archives kept in process memory (a cache: dropping 
 ENV = "CARDTRAIL_ARCHIVE"  # a directory, or a postgresql:// URL
 
 
-class ArchiveCorrupt(Exception):
+class ArchiveCorrupt(Damaged):
     """An archive object that is not what was sealed: its digest, its chain or its form
     differ. Reported, never served."""
 
+    def __init__(self, detail: str) -> None:
+        super().__init__("archive_corrupt", detail)
 
-class ArchiveMissing(Exception):
+
+class ArchiveMissing(Damaged):
     """No archive object where the tombstone says the game's log is."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("archive_missing", detail)
 
 
 @dataclass(frozen=True)
@@ -72,12 +80,27 @@ class ArchiveInfo:
 
 @dataclass(frozen=True)
 class Sealed:
-    """A decoded archive: its metadata, the signing keys, and the log entries with hashes."""
+    """A decoded archive: its metadata, the signing keys, and each log entry as stored
+    (the event's JSON, its command's JSON or "", its chain hash, when it was recorded).
+    Entries are kept as text and parsed per read, so no caller can change a cached one."""
 
     info: ArchiveInfo
     keys: dict[str, str]
-    records: tuple[Record, ...]
-    lines: tuple[str, ...] = field(repr=False, default=())  # each event's stored JSON
+    entries: tuple[tuple[str, str, str, str], ...] = field(repr=False)
+
+    @property
+    def version(self) -> int:
+        return len(self.entries)
+
+    def lines(self, after: int = 0, upto: int | None = None) -> list[str]:
+        return [entry[0] for entry in self.entries[after:upto]]
+
+    def records(self, after: int = 0, upto: int | None = None) -> list[Record]:
+        """Entries after version `after` (and up to `upto`), as the event store's records."""
+        return [
+            Record(after + 1 + i, json.loads(event), json.loads(opener) if opener else None, h, at)
+            for i, (event, opener, h, at) in enumerate(self.entries[after:upto])
+        ]
 
 
 class ArchiveStore(Protocol):
@@ -127,17 +150,16 @@ def decode(game_id: str, blob: bytes, digest: str) -> Sealed:
     return _chained(game_id, info, keys, parsed)
 
 
-def _chained(
-    game_id: str, info: ArchiveInfo, keys: dict[str, str], parsed: list[Any]
-) -> Sealed:
-    records, lines, last = [], [], chain_start(game_id)
-    for version, (event, command, at) in enumerate(parsed, start=1):
+def _chained(game_id: str, info: ArchiveInfo, keys: dict[str, str], parsed: list[Any]) -> Sealed:
+    entries, last = [], chain_start(game_id)
+    for event, command, at in parsed:
+        event_json = canonical_json(event)
+        command_json = canonical_json(command) if command is not None else ""
         last = chain(last, record_bytes(event, command))
-        records.append(Record(version, event, command, last, at))
-        lines.append(canonical_json(event))
-    if len(records) != info.version or last != info.head:
+        entries.append((event_json, command_json, last, at))
+    if len(entries) != info.version or last != info.head:
         raise ArchiveCorrupt(f"the archive of {game_id!r} breaks its chain")
-    return Sealed(info, keys, tuple(records), tuple(lines))
+    return Sealed(info, keys, tuple(entries))
 
 
 class DirectoryStore:
@@ -196,26 +218,58 @@ def open_store(spec: str | None) -> ArchiveStore | None:
 
 class Decoded:
     """Decoded archives by game, the newest `size` kept: a replay steps through one game
-    many times, and each step should not decompress the whole log again. An entry serves
-    only the digest it was decoded from."""
+    many times, and each step should not decompress the whole log again."""
 
     def __init__(self, size: int = DECODED_KEPT) -> None:
         self.size = size
-        self._items: OrderedDict[str, tuple[str, Sealed]] = OrderedDict()
+        self._items: OrderedDict[str, Sealed] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, digest: str) -> Sealed | None:
+    def get(self, game_id: str) -> Sealed | None:
         with self._lock:
             found = self._items.get(game_id)
-            if found is None or found[0] != digest:
-                return None
-            self._items.move_to_end(game_id)
-            return found[1]
+            if found is not None:
+                self._items.move_to_end(game_id)
+            return found
 
-    def put(self, game_id: str, digest: str, sealed: Sealed) -> Sealed:
+    def put(self, game_id: str, sealed: Sealed) -> Sealed:
         with self._lock:
-            self._items[game_id] = (digest, sealed)
+            self._items[game_id] = sealed
             self._items.move_to_end(game_id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
         return sealed
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+class SealedLogs:
+    """The logs of sealed games: found by the tombstone the table keeps, read from the
+    archive store, checked (`decode`) and kept decoded. A tombstone never changes once
+    recorded, so a decoded log serves its game for as long as it is kept."""
+
+    def __init__(
+        self, store: ArchiveStore | None, tombstone: Callable[[str], Tombstone | None]
+    ) -> None:
+        self.store = store
+        self.tombstone = tombstone
+        self.decoded = Decoded()
+
+    def __call__(self, game_id: str) -> Sealed | None:
+        """The game's sealed log, or None for a game whose log is still in Redis."""
+        found = self.decoded.get(game_id)
+        if found is not None:
+            return found
+        tombstone = self.tombstone(game_id)
+        return None if tombstone is None else self.read(game_id, tombstone)
+
+    def read(self, game_id: str, tombstone: Tombstone) -> Sealed:
+        found = self.decoded.get(game_id)
+        if found is not None:
+            return found
+        if self.store is None or self.store.kind != tombstone.store:
+            raise ArchiveMissing(f"the {tombstone.store} store holding {game_id!r} is not open")
+        sealed = decode(game_id, self.store.get(tombstone.location), tombstone.digest)
+        return self.decoded.put(game_id, sealed)

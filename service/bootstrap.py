@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import redis
 
 from service import reactions
+from service.archives import ArchiveStore
 from service.credentials import Credentials
 from service.following import FollowerHub
 from service.handlers import Handlers
@@ -23,6 +24,7 @@ from service.reactions import Reactions
 from service.rematch import Rematches
 from service.repository import Repository
 from service.scheduler import TurnScheduler
+from service.sealing import Sealing
 from service.signing import KeyRing, Signer
 
 
@@ -44,6 +46,7 @@ class Cardtrail:
     credentials: Credentials
     rematches: Rematches
     inbox: Inbox
+    sealing: Sealing | None  # None: no archive store, finished games stay in Redis
 
     @property
     def redis(self) -> redis.Redis:
@@ -68,15 +71,17 @@ def build(
     follow_client: redis.Redis | None = None,
     max_followers: int = 10_000,
     followed_games: int = 2_000,
+    archive: ArchiveStore | None = None,
 ) -> Cardtrail:
     """`signer`, the server's key, signs the receipts of every answer (unless not
     `receipts`: a worker answers nobody) and authenticates the state snapshots kept in
     Redis, so every process holding the key reads the others'. Without one, a random
     secret: this process ignores every snapshot it did not write (they are only a
     cache: it folds from the log instead). `follow_client` serves the follower hub's
-    blocking reads (one connection per followed game), apart from the requests' own."""
+    blocking reads (one connection per followed game), apart from the requests' own.
+    `archive` keeps the logs of games that ended (service/sealing.py)."""
     secret = signer.secret("snapshots") if signer else secrets.token_bytes(32)
-    repository = Repository(client, secret)
+    repository = Repository(client, secret, archive)
     scheduler = TurnScheduler(queue_client or client, client)
     keyring = KeyRing(client)
     if signer is not None and receipts:
@@ -85,7 +90,7 @@ def build(
         signer = None
     players = Players(client)
     player_games = PlayerGames(client, repository.tables, repository.events)
-    after_append = _reactions(scheduler, repository, player_games)
+    after_append = _reactions(scheduler, repository, player_games, sealed=archive is not None)
     handlers = Handlers(
         repository, after_append, signer, allow_preset_deck, players=players,
         player_games=player_games,
@@ -107,13 +112,15 @@ def build(
         credentials=Credentials(client, players),
         rematches=Rematches(handlers, scheduler),
         inbox=Inbox(repository, scheduler, player_games, follow_client),
+        sealing=Sealing(repository, keyring, archive) if archive is not None else None,
     )
 
 
 def _reactions(
-    scheduler: TurnScheduler, repository: Repository, player_games: PlayerGames
+    scheduler: TurnScheduler, repository: Repository, player_games: PlayerGames, sealed: bool
 ) -> Reactions:
-    """What every append sets going (service.reactions), in order."""
+    """What every append sets going (service.reactions), in order; sealing last, after
+    every reaction that reads the log."""
     return Reactions(
         [
             reactions.bot_turns(scheduler),
@@ -123,5 +130,6 @@ def _reactions(
             reactions.ratings(scheduler),
             reactions.player_news(player_games),
             reactions.player_index(player_games),
+            *([reactions.sealing(scheduler)] if sealed else []),
         ]
     )

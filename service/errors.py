@@ -55,6 +55,11 @@ class Busy(ServiceError):
         self.retry_after = retry_after
 
 
+class Damaged(ServiceError):
+    """What the server keeps failed its own check (a sealed archive whose digest or chain
+    is wrong, or that is missing): reported, and nothing from it served."""
+
+
 class Refused(ServiceError):
     """Understood and refused: an illegal move, options that make no game, a webhook the
     server will not call, a key used for another request."""

@@ -43,6 +43,11 @@ def idempotency(game_id: str, key_digest: str) -> str:
     return f"{_tag(game_id)}:idem:{key_digest}"
 
 
+def idempotency_keys(game_id: str) -> str:
+    """Set: the names of the game's move idempotency keys (sealing drops them)."""
+    return f"{_tag(game_id)}:idem-keys"
+
+
 def join_idempotency(game_id: str, key_digest: str) -> str:
     return f"{_tag(game_id)}:idem:join:{key_digest}"  # string: a join's kept answer (sealed)
 
@@ -69,6 +74,10 @@ def deadline_job(game_id: str, version: int, suffix: str = "") -> str:
 
 def reminder_job(game_id: str, version: int) -> str:
     return f"remind-{game_id}-{version}"
+
+
+def seal_job(game_id: str) -> str:
+    return f"seal-{game_id}"
 
 
 # -- ratings (service/ratings.py): a projection of the logs, every key of one pool under

@@ -112,6 +112,17 @@ def ratings(scheduler: TurnScheduler) -> Reaction:
     return react
 
 
+def sealing(scheduler: TurnScheduler) -> Reaction:
+    """A game that ended (finished, forfeited or abandoned) is sealed into the archive
+    by a worker (service/sealing.py); the reactions before this one have read the log."""
+
+    def react(fact: Appended) -> None:
+        if any(event["type"] in (GAME_ENDED, GAME_ABANDONED) for event in fact.events):
+            scheduler.seal_due(fact.table.id)
+
+    return react
+
+
 def player_news(player_games: PlayerGames) -> Reaction:
     """The players bound to seats hear, in their own stream of news, what a webhook
     would tell their seat: their turn (with its deadline), the end of a hand or the game.

@@ -18,6 +18,7 @@ import redis
 
 from engine import games, ledger, table
 from engine.contract import Command, Event, Game
+from service.archives import ArchiveStore, SealedLogs
 from service.errors import MovedOn, NotFound
 from service.snapshots import Snapshot, SnapshotStore
 from service.store import Appended, Batch, EventStore, VersionConflict
@@ -43,12 +44,20 @@ class Loaded:
 
 
 class Repository:
-    def __init__(self, client: redis.Redis, secret: bytes | None = None) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        secret: bytes | None = None,
+        archive: ArchiveStore | None = None,
+    ) -> None:
         """`secret` authenticates the snapshots; None: one of this process's own (it then
-        reads only the snapshots it wrote itself)."""
+        reads only the snapshots it wrote itself). `archive` holds the sealed games' logs
+        (None: this process reads none; games then stay in Redis)."""
         self.redis = client
         self.tables = TableStore(client)
-        self.events = EventStore(client)
+        self.archive = archive
+        self.sealed = SealedLogs(archive, self.tables.tombstone)
+        self.events = EventStore(client, self.sealed)
         self.snapshots = SnapshotStore(
             client, secrets.token_bytes(32) if secret is None else secret
         )
@@ -68,6 +77,8 @@ class Repository:
         raw_table, rest = pipe.execute()
         found = decode(game_id, raw_table)
         game = games.get(found.game)
+        if found.archive is not None:
+            return self._load_sealed(found, game, cached)
         if cached is not None:
             start = cached
             records = self.events.parse_records(rest)
@@ -88,6 +99,16 @@ class Repository:
             self.snapshots.save(game_id, game, now)
         self._remember(game_id, now)
         return Loaded(found, game, state, now.version, now.last_hash)
+
+    def _load_sealed(self, found: Table, game: Game[Any, Any], cached: Snapshot | None) -> Loaded:
+        """A sealed game: its log is whole and final, folded once and then kept."""
+        assert found.archive is not None
+        if cached is None or cached.version != found.archive.version:
+            records = self.sealed.read(found.id, found.archive).records()
+            state = table.fold(game, (record.event for record in records), None)
+            cached = Snapshot(found.archive.version, state, found.archive.head)
+            self._remember(found.id, cached)
+        return Loaded(found, game, cached.state, cached.version, cached.last_hash)
 
     @staticmethod
     def batch(loaded: Loaded, events: list[Event], command: Command) -> Batch:

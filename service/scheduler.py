@@ -33,6 +33,7 @@ DEADLINE_JOB = "workers.clock.turn_deadline"
 REMINDER_JOB = "workers.notify.remind"
 DELIVER_JOB = "workers.notify.deliver"
 RATINGS_JOB = "workers.ratings.rate_game"
+SEAL_JOB = "workers.sealing.seal_game"
 STALE_AFTER_S = 4.0  # a bot turn takes milliseconds; a job running this long lost its worker
 _LIVE = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 REMIND_AT = 0.8  # reminders go out at 80% of the move time, as correspondence servers do
@@ -220,6 +221,19 @@ class TurnScheduler:
                 retry=DELIVERY_RETRY,
                 result_ttl=RESULT_KEPT_S,
                 failure_ttl=FAILED_KEPT_S,
+            )
+
+    def seal_due(self, game_id: str) -> None:
+        """A game ended: seal its log into the archive (once: the job id names the game,
+        and sealing twice leaves one archive)."""
+        with contextlib.suppress(DuplicateJobError):
+            self.queue.enqueue(
+                SEAL_JOB,
+                game_id,
+                job_id=keys.seal_job(game_id),
+                unique=True,
+                retry=DELIVERY_RETRY,
+                **KEPT,
             )
 
     # -- webhook deliveries ---------------------------------------------------

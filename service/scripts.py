@@ -1,6 +1,7 @@
 """The Lua scripts, in one place. Each touches the keys of one game only."""
 
-# KEYS[1] events stream, KEYS[2] idempotency key ("" slot-mate when unused)
+# KEYS[1] events stream, KEYS[2] idempotency key ("" slot-mate when unused), KEYS[3] the
+# set of the game's idempotency keys (so sealing finds them without a scan)
 # ARGV[1] expected version, ARGV[2] idempotency record ("" for none), ARGV[3] TTL s,
 # then for each event three values: event JSON, its chain hash, its command JSON ("" for none).
 # The entry holding a command also gets `t`, when it was recorded: the Redis server's clock
@@ -29,6 +30,8 @@ for i = 4, #ARGV, 3 do
 end
 if ARGV[2] ~= '' then
   redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
+  redis.call('SADD', KEYS[3], KEYS[2])
+  redis.call('EXPIRE', KEYS[3], tonumber(ARGV[3]))
 end
 return {'ok', version}
 """
@@ -137,5 +140,26 @@ while i <= #ARGV do
   i = i + 3
 end
 redis.call('INCR', KEYS[1])
+return 1
+"""
+
+# KEYS[1] meta hash, KEYS[2] events stream. ARGV[1] the sealed version, ARGV[2] the
+# tombstone JSON. The tombstone is recorded only while the stream still holds exactly the
+# sealed log (or, on a repeat after a crash, once it is gone with the same tombstone
+# recorded): 1 recorded (or already), 0 the log differs from what was sealed.
+SEAL = """
+local kept = redis.call('HGET', KEYS[1], 'archive')
+if kept then return kept == ARGV[2] and 1 or 0 end
+if redis.call('XLEN', KEYS[2]) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'archive', ARGV[2])
+return 1
+"""
+
+# KEYS[1] meta hash, KEYS[2] idempotency key set, then the hot keys to drop (stream,
+# snapshot, clock). Only a table whose tombstone is recorded loses them: 1, else 0.
+PURGE = """
+if not redis.call('HGET', KEYS[1], 'archive') then return 0 end
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('DEL', key) end
+for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
 """

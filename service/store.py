@@ -4,12 +4,16 @@ A game's version is the number of events in its stream, and event n is stored
 under the explicit entry id `0-n`. The append script checks the expected version
 and writes the whole batch in one step, so two writers can never both append at
 the same version. Nothing is ever trimmed or rewritten.
+
+A finished game's stream is sealed into an archive and then dropped (`service.sealing`):
+every read that finds no entries asks `sealed` for the game's archived log, so whoever
+reads a log need not know where it lives.
 """
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import redis
 
@@ -95,9 +99,25 @@ def _version_of(entry_id: bytes | str) -> int:
     return int(text.split("-", 1)[1])
 
 
+class SealedLog(Protocol):
+    """A sealed game's whole log (`service.archives.Sealed`)."""
+
+    @property
+    def version(self) -> int: ...
+
+    def lines(self, after: int = 0, upto: int | None = None) -> list[str]: ...
+
+    def records(self, after: int = 0, upto: int | None = None) -> list[Record]: ...
+
+
+Sealer = Callable[[str], SealedLog | None]
+
+
 class EventStore:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, sealed: Sealer | None = None) -> None:
+        """`sealed` finds a sealed game's archived log (None: no game is ever sealed)."""
         self.redis = client
+        self.sealed: Sealer = sealed or (lambda game_id: None)
         self._append = client.register_script(scripts.APPEND)
 
     def append(
@@ -108,7 +128,11 @@ class EventStore:
         with the batch, or the record already kept for that key is returned."""
         idem_key, record = idempotency if idempotency else ("", None)
         result = self._append(
-            keys=[keys.events(batch.game_id), keys.idempotency(batch.game_id, idem_key)],
+            keys=[
+                keys.events(batch.game_id),
+                keys.idempotency(batch.game_id, idem_key),
+                keys.idempotency_keys(batch.game_id),
+            ],
             args=[
                 batch.expected_version,
                 json.dumps(record) if record is not None else "",
@@ -128,25 +152,35 @@ class EventStore:
         return json.loads(raw) if raw else None
 
     def version(self, game_id: str) -> int:
-        return self.redis.xlen(keys.events(game_id))
+        found = int(self.redis.xlen(keys.events(game_id)))
+        return found or self._sealed_version(game_id)
 
     def versions(self, game_ids: list[str]) -> list[int]:
-        """The versions of many games, in one round trip."""
+        """The versions of many games, in one round trip (and one more per sealed game)."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.xlen(keys.events(game_id))
-        return [int(found) for found in pipe.execute()]
+        found = [int(length) for length in pipe.execute()]
+        return [n or self._sealed_version(i) for i, n in zip(game_ids, found, strict=True)]
+
+    def _sealed_version(self, game_id: str) -> int:
+        sealed = self.sealed(game_id)
+        return sealed.version if sealed is not None else 0
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """Events after version `after` (and up to `upto`), in order."""
         end = "+" if upto is None else f"0-{upto}"
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end)
+        if not entries and (sealed := self.sealed(game_id)) is not None:
+            return [json.loads(line) for line in sealed.lines(after, upto)]
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
     def records(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
         """Log entries after version `after` (and up to `upto`), with commands and hashes."""
         end = "+" if upto is None else f"0-{upto}"
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end)
+        if not entries and (sealed := self.sealed(game_id)) is not None:
+            return sealed.records(after, upto)
         return self.parse_records(entries)
 
     @staticmethod
@@ -162,14 +196,22 @@ class EventStore:
     def read_raw(self, game_id: str, after: int = 0) -> list[tuple[int, bytes]]:
         """(version, stored event bytes) pairs: what tests compare to prove nothing changed."""
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", "+")
+        if not entries and (sealed := self.sealed(game_id)) is not None:
+            lines = sealed.lines(after)
+            return [(after + 1 + i, line.encode()) for i, line in enumerate(lines)]
         return [(_version_of(entry_id), fields[b"e"]) for entry_id, fields in entries]
 
     def newest_first(self, game_id: str, upto: int | None = None) -> Iterator[dict[str, Any]]:
         """The events up to `upto` (default: the newest), newest first, read in pages
         as far as the caller iterates (a bot's memory reads back only to the deal)."""
         newest = "+" if upto is None else f"0-{upto}"
+        first = True
         while True:
             page = self.redis.xrevrange(keys.events(game_id), newest, "-", count=128)
+            if first and not page and (sealed := self.sealed(game_id)) is not None:
+                yield from (json.loads(line) for line in reversed(sealed.lines(0, upto)))
+                return
+            first = False
             for _entry_id, fields in page:
                 yield json.loads(fields[b"e"])
             if len(page) < 128:
@@ -179,8 +221,13 @@ class EventStore:
     def newest_records(self, game_id: str) -> Iterator[Record]:
         """Log entries newest first, read in pages as far as the caller iterates."""
         newest = "+"
+        first = True
         while True:
             page = self.redis.xrevrange(keys.events(game_id), newest, "-", count=16)
+            if first and not page and (sealed := self.sealed(game_id)) is not None:
+                yield from reversed(sealed.records())
+                return
+            first = False
             yield from self.parse_records(page)
             if len(page) < 16:
                 return
@@ -190,6 +237,8 @@ class EventStore:
         if version == 0:
             return chain_start(game_id)
         entries = self.redis.xrange(keys.events(game_id), f"0-{version}", f"0-{version}")
+        if not entries and (sealed := self.sealed(game_id)) is not None:
+            return sealed.records(version - 1, version)[0].hash
         return entries[0][1][b"h"].decode()
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> None:

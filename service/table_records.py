@@ -95,6 +95,28 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class Tombstone:
+    """Where a sealed game's log went (`service.sealing`): the archive store's kind and
+    location, the object's digest (checked on every read), and the log's length and chain
+    head, so the game's version and hash are known without reading the archive."""
+
+    store: str
+    location: str
+    digest: str
+    version: int
+    head: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "store": self.store,
+            "location": self.location,
+            "digest": self.digest,
+            "version": self.version,
+            "head": self.head,
+        }
+
+
+@dataclass(frozen=True)
 class Table:
     id: str
     game: str
@@ -109,6 +131,7 @@ class Table:
     deal_key_encoding: int = ledger.DEAL_KEY_VERSION  # older tables: 1
     rematch_of: str | None = None  # the game this one is the rematch of
     rematch: str | None = None  # the game offered as this one's rematch
+    archive: Tombstone | None = None  # once sealed: where its log is kept
 
     @property
     def seed_commitment(self) -> str:

@@ -20,6 +20,7 @@ from service.table_records import (  # noqa: F401 - the table's records, named h
     Seat,
     Status,
     Table,
+    Tombstone,
     Webhook,
     refuse_unknown_seat,
 )
@@ -113,6 +114,7 @@ def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
         deal_key_encoding=int(meta.get("deal_key", 1)),  # tables from before it was kept: 1
         rematch_of=meta.get("rematch_of") or None,
         rematch=meta.get("rematch") or None,
+        archive=Tombstone(**json.loads(meta["archive"])) if meta.get("archive") else None,
     )
 
 
@@ -121,6 +123,8 @@ class TableStore:
         self.redis = client
         self._join = client.register_script(scripts.JOIN_OPEN)
         self._close = client.register_script(scripts.CLOSE)
+        self._seal = client.register_script(scripts.SEAL)
+        self._purge = client.register_script(scripts.PURGE)
 
     def add(self, table: Table) -> None:
         """Write a new table and its seats' token index."""
@@ -173,6 +177,26 @@ class TableStore:
         self.redis.hsetnx(keys.meta(game_id), field, other)
         found = self.redis.hget(keys.meta(game_id), field)
         return found.decode() if found else other
+
+    def seal(self, game_id: str, tombstone: Tombstone) -> bool:
+        """Record where the game's log is archived, if its stream still holds just the
+        sealed log (or the same tombstone is recorded already)."""
+        record = json.dumps(tombstone.as_dict(), sort_keys=True)
+        found = self._seal(
+            keys=[keys.meta(game_id), keys.events(game_id)], args=[tombstone.version, record]
+        )
+        return bool(found)
+
+    def tombstone(self, game_id: str) -> Tombstone | None:
+        """Where the game's sealed log is, or None while its log is in Redis."""
+        raw = self.redis.hget(keys.meta(game_id), "archive")
+        return Tombstone(**json.loads(raw)) if raw else None
+
+    def purge(self, game_id: str) -> bool:
+        """Drop a sealed game's hot keys: its stream, snapshot, clock and move idempotency
+        keys (only once its tombstone is recorded)."""
+        hot = [keys.events(game_id), keys.snapshot(game_id), keys.clock(game_id)]
+        return bool(self._purge(keys=[keys.meta(game_id), keys.idempotency_keys(game_id), *hot]))
 
     def token_known(self, digest: str) -> bool:
         return self.redis.hget(keys.TOKENS, digest) is not None

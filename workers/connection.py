@@ -4,6 +4,7 @@ RQ_REDIS_URL (or the same)."""
 import os
 from functools import lru_cache
 
+from service import archives
 from service.bootstrap import Cardtrail, build
 from service.redis_server import connect, queue_connection
 from service.signing import configured
@@ -22,5 +23,9 @@ def cardtrail() -> Cardtrail:
     # The server's key authenticates the snapshots this worker shares with the web
     # processes; a worker signs no receipts (it answers nobody).
     return build(
-        connect(redis_url()), queue_connection(redis_url()), signer=configured(), receipts=False
+        connect(redis_url()),
+        queue_connection(redis_url()),
+        signer=configured(),
+        receipts=False,
+        archive=archives.open_store(os.environ.get(archives.ENV)),
     )

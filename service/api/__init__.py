@@ -13,7 +13,7 @@ from flask import Flask, Response, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service import errors, signing
+from service import archives, errors, signing
 from service.api import conventions, limits, openapi, problems
 from service.api.health import health
 from service.api.pages import web
@@ -39,6 +39,7 @@ STATUSES: tuple[tuple[type[errors.ServiceError], int], ...] = (
     (errors.Conflict, 409),
     (errors.Refused, 422),
     (errors.Busy, 503),
+    (errors.Damaged, 503),
 )
 
 
@@ -81,6 +82,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         **limits.config_from_env(os.environ.get(limits.ENV)),
         # waits (long-polls and streams) one process holds at once; past it, 503
         MAX_FOLLOWERS=int(os.environ.get("CARDTRAIL_MAX_FOLLOWERS", "10000")),
+        # where games that ended are sealed: a directory or a postgresql:// URL (unset: in Redis)
+        ARCHIVE=os.environ.get(archives.ENV),
     )
     app.config.update(config or {})
     if not app.config["REDIS_URL"]:
@@ -107,6 +110,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         follow_client=connect(app.config["REDIS_URL"], pool_size=FOLLOWED_GAMES + MAX_STREAMS + 8),
         max_followers=app.config["MAX_FOLLOWERS"],
         followed_games=FOLLOWED_GAMES,
+        archive=archives.open_store(app.config["ARCHIVE"]),
     )
     _answer_errors(app)
     return app
@@ -133,6 +137,8 @@ def _answer_errors(app: Flask) -> None:
         headers = {}
         if isinstance(error, errors.Busy):
             headers["Retry-After"] = str(error.retry_after)
+        if isinstance(error, errors.Damaged):
+            app.logger.error("damaged store: %s", error.detail)
         if isinstance(error, errors.Unauthenticated):
             headers["WWW-Authenticate"] = 'Bearer realm="cardtrail"'
         return problems.problem(

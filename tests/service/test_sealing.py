@@ -1,0 +1,180 @@
+"""Sealing a finished game: its log leaves Redis for the archive store, and nothing a
+caller reads changes; a job killed after any step, run again, leaves one verified archive;
+a damaged archive is found and reported, never served; a game in play is never sealed."""
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from service import keys
+from service.api import create_app
+from service.archives import DirectoryStore, digest_of
+from service.sealing import KILL_AFTER_ENV, STEPS
+from tests.service.helpers import create_game, play_random_move, play_to_the_end, tokens
+
+
+@pytest.fixture
+def archive_dir(tmp_path):
+    return tmp_path / "archives"
+
+
+@pytest.fixture
+def sealing_app(redis_url, redis_client, archive_dir):
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "ALLOW_PRESET_DECK": True,
+            "RATE_LIMITS_ENABLED": False,
+            "ARCHIVE": str(archive_dir),
+        }
+    )
+    yield app
+    app.extensions["cardtrail"].redis.close()
+
+
+def finished_game(client, seed: str = "sealing", seats=None, options=None) -> tuple[str, list]:
+    created = create_game(
+        client, seed=seed, seats=seats, options={"game_end": "deals", "deals": 2, **(options or {})}
+    )
+    toks = tokens(created)
+    play_to_the_end(client, created["id"], toks, random.Random(seed))
+    return created["id"], toks
+
+
+def answers(client, game_id: str, toks: list) -> dict:
+    """Every read of a finished game, as bytes: views per seat and for a spectator,
+    events, hands, every replay step, the export and the audit."""
+    found = {}
+
+    def get(path, token=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = client.get(path, headers=headers)
+        assert response.status_code == 200, (path, response.get_json())
+        found[(path, token)] = response.data
+        return response
+
+    for token in [None, *toks]:
+        get(f"/games/{game_id}", token)
+        get(f"/games/{game_id}/events?after=0", token)
+        get(f"/games/{game_id}/events?after=7", token)
+    hands = get(f"/games/{game_id}/hands").get_json()
+    for hand in hands["hands"]:
+        get(f"/games/{game_id}/hands/{hand['number']}/replay")
+        get(f"/games/{game_id}/hands/{hand['number']}/replay?step=3")
+    get(f"/games/{game_id}/export")
+    get(f"/games/{game_id}/audit")
+    receipts = [client.get(f"/games/{game_id}").get_json()["receipt"]]
+    audit = client.post(f"/games/{game_id}/audit", json={"receipts": receipts})
+    assert audit.status_code == 200, audit.get_json()
+    found["audit with receipts"] = audit.data
+    return found
+
+
+def seal(app, game_id: str):
+    return app.extensions["cardtrail"].sealing.seal(game_id)
+
+
+def hot_keys(redis_client, game_id: str) -> set[str]:
+    tag = keys.meta(game_id).rsplit(":", 1)[0]
+    return {key.decode() for key in redis_client.scan_iter(match=tag.replace("{", "[{]") + "*")}
+
+
+def test_every_answer_is_the_same_before_and_after_sealing(sealing_app, redis_client):
+    client = sealing_app.test_client()
+    game_id, toks = finished_game(client)
+    before = answers(client, game_id, toks)
+    outcome = seal(sealing_app, game_id)
+    assert outcome.result == "sealed" and outcome.archive_bytes > 0
+    assert hot_keys(redis_client, game_id) == {keys.meta(game_id)}  # the tombstone only
+    sealing_app.extensions["cardtrail"].repository.forget()
+    sealing_app.extensions["cardtrail"].repository.sealed.decoded.clear()
+    after = answers(client, game_id, toks)
+    assert after.keys() == before.keys()
+    for key in before:
+        assert after[key] == before[key], key
+    assert seal(sealing_app, game_id).result == "already_sealed"
+
+
+def test_a_game_in_play_or_waiting_is_never_sealed(sealing_app, redis_client):
+    client = sealing_app.test_client()
+    created = create_game(client, seed="in play")
+    play_random_move(client, created["id"], tokens(created), random.Random(1))
+    waiting = create_game(client, seed="waiting", seats=[{"name": "ann"}, {"open": True}])
+    for game_id in (created["id"], waiting["id"]):
+        assert seal(sealing_app, game_id).result == "not_ended"
+        assert redis_client.exists(keys.events(game_id))
+        assert not redis_client.hget(keys.meta(game_id), "archive")
+
+
+def test_a_move_after_sealing_is_refused_as_game_over(sealing_app):
+    client = sealing_app.test_client()
+    game_id, toks = finished_game(client, seed="after")
+    seal(sealing_app, game_id)
+    response = client.post(
+        f"/games/{game_id}/moves",
+        json={"type": "draw", "source": "stock"},
+        headers={"Authorization": f"Bearer {toks[0]}"},
+    )
+    assert response.status_code == 409, response.get_json()
+    assert response.get_json()["code"] == "game_over"
+
+
+def _seal_in_a_process(redis_url: str, archive_dir, game_id: str, kill_after: str | None):
+    env = {**os.environ, "REDIS_URL": redis_url, "CARDTRAIL_ARCHIVE": str(archive_dir)}
+    env.pop(KILL_AFTER_ENV, None)
+    if kill_after:
+        env[KILL_AFTER_ENV] = kill_after
+    code = f"from workers.sealing import seal_game; print(seal_game({game_id!r}))"
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_sealing_killed_after_any_step_then_run_again_leaves_one_verified_archive(
+    sealing_app, redis_client, redis_url, archive_dir, step
+):
+    client = sealing_app.test_client()
+    game_id, toks = finished_game(client, seed=f"killed {step}")
+    before = answers(client, game_id, toks)
+    events_before = client.get(f"/games/{game_id}/export").data
+    killed = _seal_in_a_process(redis_url, archive_dir, game_id, step)
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    again = _seal_in_a_process(redis_url, archive_dir, game_id, None)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() in ("sealed", "already_sealed")
+    objects = [p for p in archive_dir.rglob("*") if p.is_file()]
+    assert len(objects) == 1, objects  # one archive, no temporary file left
+    tombstone = sealing_app.extensions["cardtrail"].repository.tables.tombstone(game_id)
+    assert tombstone is not None and digest_of(objects[0].read_bytes()) == tombstone.digest
+    assert hot_keys(redis_client, game_id) == {keys.meta(game_id)}
+    sealing_app.extensions["cardtrail"].repository.forget()
+    assert client.get(f"/games/{game_id}/export").data == events_before  # no event lost
+    assert answers(client, game_id, toks) == before
+
+
+def test_a_damaged_archive_is_reported_and_never_served(sealing_app, archive_dir):
+    client = sealing_app.test_client()
+    game_id, toks = finished_game(client, seed="damaged")
+    seal(sealing_app, game_id)
+    cardtrail = sealing_app.extensions["cardtrail"]
+    tombstone = cardtrail.repository.tables.tombstone(game_id)
+    path = DirectoryStore(archive_dir)._path(tombstone.location)
+    blob = bytearray(path.read_bytes())
+    blob[len(blob) // 2] ^= 0x01
+    path.write_bytes(bytes(blob))
+    cardtrail.repository.forget()
+    cardtrail.repository.sealed.decoded.clear()
+    for path_ in (f"/games/{game_id}", f"/games/{game_id}/export", f"/games/{game_id}/hands"):
+        response = client.get(path_, headers={"Authorization": f"Bearer {toks[0]}"})
+        assert response.status_code == 503, (path_, response.status_code)
+        body = response.get_json()
+        assert body["code"] == "archive_corrupt"
+        assert "cards" not in response.get_data(as_text=True)
+    path.unlink()
+    cardtrail.repository.sealed.decoded.clear()
+    response = client.get(f"/games/{game_id}")
+    assert response.status_code == 503 and response.get_json()["code"] == "archive_missing"
