@@ -2,6 +2,8 @@
 
 import contextlib
 import functools
+import os
+from pathlib import Path
 
 import click
 
@@ -61,6 +63,14 @@ def _data_dir_option(command):
         show_default=True,
         help="Without REDIS_URL: the data directory of the cardtrail serve whose Redis to use.",
     )(command)
+
+
+def _archive(data_dir: str):
+    """The archive store of sealed games: CARDTRAIL_ARCHIVE, else the data directory's
+    (where a local serve seals them)."""
+    from service import archives
+
+    return archives.open_store(os.environ.get(archives.ENV) or str(Path(data_dir) / "archives"))
 
 
 def _redis_url(data_dir: str) -> str:
@@ -138,7 +148,7 @@ def replay(game_id: str, number: int | None, token: str | None, data_dir: str) -
     """Print a hand step by step (from REDIS_URL, else a local serve's Redis)."""
     from cardtrail.terminal import print_replay
 
-    raise SystemExit(print_replay(_redis_url(data_dir), game_id, number, token))
+    raise SystemExit(print_replay(_redis_url(data_dir), game_id, number, token, _archive(data_dir)))
 
 
 @main.group()
@@ -154,11 +164,35 @@ def rebuild_ratings(data_dir: str) -> None:
     ended; the same numbers the workers keep up to date (docs/ratings.md)."""
     from service.ratings import Ratings
     from service.redis_server import connect
-    from service.store import EventStore
+    from service.repository import Repository
 
     client = connect(_redis_url(data_dir))
-    for pool, count in sorted(Ratings(client, EventStore(client)).rebuild().items()):
+    events = Repository(client, archive=_archive(data_dir)).events  # hot and sealed logs
+    for pool, count in sorted(Ratings(client, events).rebuild().items()):
         click.echo(f"{pool}: {count} rated game{'' if count == 1 else 's'}")
+
+
+@main.command()
+@click.option(
+    "--all-finished",
+    is_flag=True,
+    required=True,
+    help="Seal every game that ended and is still in Redis (finished, forfeited, abandoned).",
+)
+@_data_dir_option
+def archive(all_finished: bool, data_dir: str) -> None:
+    """Seal the games that ended into the archive store (CARDTRAIL_ARCHIVE, else the data
+    directory's) and drop their logs from Redis: for a store kept from before sealing."""
+    from service.redis_server import connect
+    from service.sealing import seal_all_finished
+    from service.signing import configured
+
+    client = connect(_redis_url(data_dir))
+    store = _archive(data_dir)
+    if store is None:
+        raise click.UsageError("no archive store: set CARDTRAIL_ARCHIVE")
+    counts = seal_all_finished(client, store, configured())
+    click.echo(", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items())) or "0 games")
 
 
 @main.command()

@@ -334,6 +334,7 @@ def run(
     """Serve until asked to stop; stops the embedded Redis and every process it started.
     `bot_workers` play bot turns and clocks, `notify_workers` deliver webhooks."""
     from cardtrail import local_redis
+    from service import archives
     from service.redis_server import EmbeddedRedis
     from service.signing import KEY_FILE_ENV
 
@@ -346,6 +347,8 @@ def run(
         os.environ["REDIS_URL"] = redis.url
     # One signing key for every process this serve starts, kept (mode 0600) beside the data.
     os.environ.setdefault(KEY_FILE_ENV, str(folder.resolve() / "signing-key.pem"))
+    # Games that ended are sealed out of Redis into the data directory (docs/archives.md).
+    os.environ.setdefault(archives.ENV, str(folder.resolve() / "archives"))
     plan = Plan(host, port, folder, workers, threads, bot_workers, notify_workers)
     supervisor = Supervisor(children(plan, lock_fd, redis))
     try:

@@ -12,14 +12,17 @@ def _cards(cards: list[str]) -> str:
     return " ".join(pretty(card) for card in cards) or "—"
 
 
-def print_replay(url: str, game_id: str, number: int | None, token: str | None) -> int:
-    """The hand from the Redis at `url`; the exit status (1: the server refused)."""
+def print_replay(
+    url: str, game_id: str, number: int | None, token: str | None, archive: Any = None
+) -> int:
+    """The hand from the Redis at `url` (a sealed game's from `archive`); the exit
+    status (1: the server refused)."""
     from service.errors import ServiceError
     from service.history import History
     from service.redis_server import connect
     from service.repository import Repository
 
-    history = History(Repository(connect(url)))
+    history = History(Repository(connect(url), archive=archive))
     try:
         hands = history.hands(game_id)["hands"]
         if not hands:

@@ -83,7 +83,7 @@ def seal_job(game_id: str) -> str:
 # -- ratings (service/ratings.py): a projection of the logs, every key of one pool under
 # the pool's tag, so each write of a pool is one script on one Cluster slot ----------
 
-EVENTS_PATTERN = "cardtrail:game:*:events"  # every game's stream (the rebuild reads them all)
+META_PATTERN = "cardtrail:game:*:meta"  # every game's table (the rebuild reads every game)
 
 
 def _pool_tag(pool: str) -> str:

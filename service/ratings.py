@@ -221,7 +221,8 @@ class Ratings:
         return bool(written)
 
     def _game_ids(self) -> Iterator[str]:
-        for key in self.redis.scan_iter(match=keys.EVENTS_PATTERN, count=500, _type="STREAM"):
+        # every game's table, whether its log is in Redis or sealed into an archive
+        for key in self.redis.scan_iter(match=keys.META_PATTERN, count=500, _type="HASH"):
             text = key.decode() if isinstance(key, bytes) else key
             yield text.partition("{")[2].rpartition("}")[0]
 

@@ -143,22 +143,25 @@ redis.call('INCR', KEYS[1])
 return 1
 """
 
-# KEYS[1] meta hash, KEYS[2] events stream. ARGV[1] the sealed version, ARGV[2] the
-# tombstone JSON. The tombstone is recorded only while the stream still holds exactly the
-# sealed log (or, on a repeat after a crash, once it is gone with the same tombstone
-# recorded): 1 recorded (or already), 0 the log differs from what was sealed.
+# KEYS[1] meta hash, KEYS[2] events stream. ARGV: the tombstone's fields and values
+# (service.table_records.Tombstone), archive:digest among them and archive:version the
+# sealed length. The tombstone is recorded only while the stream still holds exactly the
+# sealed log (on a repeat after a crash: once, the same digest kept): 1 recorded (or
+# already), 0 the log differs from what was sealed.
 SEAL = """
-local kept = redis.call('HGET', KEYS[1], 'archive')
-if kept then return kept == ARGV[2] and 1 or 0 end
-if redis.call('XLEN', KEYS[2]) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'archive', ARGV[2])
+local wanted = {}
+for i = 1, #ARGV, 2 do wanted[ARGV[i]] = ARGV[i + 1] end
+local kept = redis.call('HGET', KEYS[1], 'archive:digest')
+if kept then return kept == wanted['archive:digest'] and 1 or 0 end
+if redis.call('XLEN', KEYS[2]) ~= tonumber(wanted['archive:version']) then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 """
 
 # KEYS[1] meta hash, KEYS[2] idempotency key set, then the hot keys to drop (stream,
 # snapshot, clock). Only a table whose tombstone is recorded loses them: 1, else 0.
 PURGE = """
-if not redis.call('HGET', KEYS[1], 'archive') then return 0 end
+if not redis.call('HGET', KEYS[1], 'archive:digest') then return 0 end
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('DEL', key) end
 for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1

@@ -13,11 +13,14 @@ import os
 import signal
 from dataclasses import dataclass
 
+import redis
+
 from engine.events import SEED_REVEALED
+from service import keys
 from service.archives import ArchiveInfo, ArchiveStore, decode, digest_of, encode
 from service.errors import Conflict
 from service.repository import Loaded, Repository
-from service.signing import KeyRing
+from service.signing import KeyRing, Signer
 from service.store import Record
 from service.tables import Tombstone
 
@@ -82,6 +85,23 @@ class Sealing:
         """The public keys that signed this server's receipts, so the archive alone
         lets anyone check a player's receipts."""
         return {key["key_id"]: key["public_key"] for key in self.keyring.all()}
+
+
+def seal_all_finished(
+    client: redis.Redis, store: ArchiveStore, signer: Signer | None = None
+) -> dict[str, int]:
+    """Seal every game the status indexes list as finished or abandoned whose log is
+    still in Redis (a store kept from before sealing existed): how many of each outcome."""
+    repository = Repository(client, signer.secret("snapshots") if signer else None, store)
+    sealing = Sealing(repository, KeyRing(client), store)
+    counts: dict[str, int] = {}
+    for status in ("finished", "abandoned"):
+        for raw in client.zscan_iter(keys.games_by_status(status), count=500):
+            game_id = raw[0].decode()
+            if repository.tables.tombstone(game_id) is None:
+                outcome = sealing.seal(game_id).result
+                counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
 
 
 def _info(loaded: Loaded, records: list[Record]) -> ArchiveInfo:

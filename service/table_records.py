@@ -106,14 +106,21 @@ class Tombstone:
     version: int
     head: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "store": self.store,
-            "location": self.location,
-            "digest": self.digest,
-            "version": self.version,
-            "head": self.head,
-        }
+    FIELDS = ("store", "location", "digest", "version", "head")
+
+    def fields(self) -> dict[str, str]:
+        """As the table's hash keeps it: one short field each (`archive:<name>`), so a
+        small hash stays in Redis's compact encoding (values of at most 64 bytes)."""
+        return {f"archive:{name}": str(getattr(self, name)) for name in self.FIELDS}
+
+    @classmethod
+    def of(cls, meta: dict[str, str]) -> "Tombstone | None":
+        if "archive:digest" not in meta:
+            return None
+        found = {name: meta[f"archive:{name}"] for name in cls.FIELDS}
+        return cls(
+            found["store"], found["location"], found["digest"], int(found["version"]), found["head"]
+        )
 
 
 @dataclass(frozen=True)

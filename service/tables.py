@@ -114,7 +114,7 @@ def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
         deal_key_encoding=int(meta.get("deal_key", 1)),  # tables from before it was kept: 1
         rematch_of=meta.get("rematch_of") or None,
         rematch=meta.get("rematch") or None,
-        archive=Tombstone(**json.loads(meta["archive"])) if meta.get("archive") else None,
+        archive=Tombstone.of(meta),
     )
 
 
@@ -181,16 +181,16 @@ class TableStore:
     def seal(self, game_id: str, tombstone: Tombstone) -> bool:
         """Record where the game's log is archived, if its stream still holds just the
         sealed log (or the same tombstone is recorded already)."""
-        record = json.dumps(tombstone.as_dict(), sort_keys=True)
-        found = self._seal(
-            keys=[keys.meta(game_id), keys.events(game_id)], args=[tombstone.version, record]
-        )
+        fields = [value for pair in tombstone.fields().items() for value in pair]
+        found = self._seal(keys=[keys.meta(game_id), keys.events(game_id)], args=fields)
         return bool(found)
 
     def tombstone(self, game_id: str) -> Tombstone | None:
         """Where the game's sealed log is, or None while its log is in Redis."""
-        raw = self.redis.hget(keys.meta(game_id), "archive")
-        return Tombstone(**json.loads(raw)) if raw else None
+        names = [f"archive:{name}" for name in Tombstone.FIELDS]
+        raw = self.redis.hmget(keys.meta(game_id), names)
+        found = {name: value.decode() for name, value in zip(names, raw, strict=True) if value}
+        return Tombstone.of(found)
 
     def purge(self, game_id: str) -> bool:
         """Drop a sealed game's hot keys: its stream, snapshot, clock and move idempotency
