@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import bot_bench, engine_bench, followers, http_bench, service_bench
+from bench import archive_bench, bot_bench, engine_bench, followers, http_bench, service_bench
 from engine.simulation.tournament import run_match, run_tournament
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
@@ -94,6 +94,7 @@ def run(quick: bool, scale: bool) -> dict[str, Any]:
     }
     figures.update(http_bench.run(2 if quick else 5, 4, 2))
     figures.update(service_bench.run())
+    figures.update(archive_bench.run(3 if quick else 8))
     figures.update(bot_bench.run(15 if quick else 60))
     figures.update(_bots(4 if quick else 40))
     figures.update(_spades(SPADES_DEALS_QUICK if quick else SPADES_DEALS))
@@ -115,6 +116,13 @@ GOALS = [
     ("bot_over_noop_p50", "<=", 3.0, "bot reply ÷ no-op job"),
     ("rummy_strong_decision_p99_ms", "<=", 20.0, "Rummy strong decision p99 ms"),
     ("replay_over_read", "<=", 2.0, "replay step ÷ state read"),
+    ("redis_bytes_per_game_before", None, None, "Redis bytes per finished game, in Redis"),
+    ("redis_bytes_per_game_after", "<=", 1024, "Redis bytes per finished game, sealed"),
+    ("archive_over_raw_json", None, None, "archive bytes ÷ raw event JSON"),
+    ("archive_over_export", "<=", 0.15, "archive bytes ÷ export bytes"),
+    ("replay_archive_over_redis", "<=", 2.0, "replay step from archive ÷ from Redis"),
+    ("replay_cold_archive_over_redis", None, None, "first replay step, archive ÷ Redis"),
+    ("sealing_games_per_s", None, None, "sealing, games/s (one process)"),
     # the handlers alone (no HTTP): the signature is a larger share than over HTTP
     ("receipt_move_ratio", None, None, "move CPU with a receipt ÷ without (handlers)"),
     ("rummy_bot_hands_per_s", None, None, "Rummy bot-vs-bot hands/s"),

@@ -30,6 +30,21 @@ def redis_binary() -> str:
     return found
 
 
+# Redis holds the games in play; the games that ended are sealed out of it
+# (service/sealing.py), so its memory stays flat. Never evict: an evicted stream would be
+# a lost log (past maxmemory, writes fail loudly instead). The AOF is rewritten once it
+# grew by half over its last rewrite (from 16 MB), so the space of sealed games' logs is
+# given back on disk soon after they leave memory.
+FLAT_MEMORY = (
+    "--maxmemory-policy",
+    "noeviction",
+    "--auto-aof-rewrite-percentage",
+    "50",
+    "--auto-aof-rewrite-min-size",
+    "16mb",
+)
+
+
 class EmbeddedRedis:
     """A redis-server child process with AOF on, reachable at `url`."""
 
@@ -77,6 +92,7 @@ class EmbeddedRedis:
                 self.appendfsync,
                 "--save",
                 "",
+                *FLAT_MEMORY,
                 "--logfile",
                 str(self.data_dir / "redis.log"),
             ],
