@@ -141,9 +141,9 @@ class Queries:
     def _latest(self, game_id: str) -> int:
         """The game's version as far as a follower needs it: the hub's when it follows
         the game (no round trip: a follower woken by a move re-polls straight away), else
-        the log's length."""
+        the log's length (a sealed game's stream is gone: the hub sees none of its log)."""
         known = self.hub.known(game_id)
-        return self.events.version(game_id) if known is None else known
+        return self.events.version(game_id) if not known else known
 
     def follow(
         self,

@@ -5,6 +5,7 @@ a damaged archive is found and reported, never served; a game in play is never s
 import os
 import random
 import subprocess
+import time
 import sys
 
 import pytest
@@ -178,3 +179,48 @@ def test_a_damaged_archive_is_reported_and_never_served(sealing_app, archive_dir
     cardtrail.repository.sealed.decoded.clear()
     response = client.get(f"/games/{game_id}")
     assert response.status_code == 503 and response.get_json()["code"] == "archive_missing"
+
+
+def test_followers_of_a_sealed_game_get_its_events_at_once(sealing_app):
+    client = sealing_app.test_client()
+    game_id, toks = finished_game(client, seed="followed")
+    seal(sealing_app, game_id)
+    started = time.monotonic()
+    polled = client.get(f"/games/{game_id}/events?after=3&wait=5").get_json()
+    assert time.monotonic() - started < 3 and polled["events"][0]["version"] == 4
+    stream = client.get(f"/games/{game_id}/stream", headers={"Last-Event-ID": "3"})
+    text = stream.get_data(as_text=True)
+    assert "id: 4\n" in text and "event: game_ended" in text
+
+
+def test_players_see_their_sealed_games_as_before(sealing_app):
+    from tests.service.accounts import account, bare
+
+    ann, bob = account(sealing_app, "ann"), account(sealing_app, "bob")
+    client = bare(sealing_app)
+    created = client.post(
+        "/games",
+        json={
+            "seats": [{"me": True}, {"player": bob.name}],
+            "options": {"game_end": "deals", "deals": 1},
+        },
+        headers=ann.headers,
+    )
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    joined = client.post(f"/games/{game_id}/join", json={}, headers=bob.headers)
+    assert joined.status_code == 201, joined.get_json()
+    toks = [ann.token, bob.token]
+    play_to_the_end(client, game_id, toks, random.Random(4))
+
+    def seen() -> list[bytes]:
+        return [
+            client.get(path, headers=who.headers).data
+            for who in (ann, bob)
+            for path in ("/players/me/games?status=finished", f"/games/{game_id}")
+        ]
+
+    before = seen()
+    seal(sealing_app, game_id)
+    sealing_app.extensions["cardtrail"].repository.forget()
+    assert seen() == before
