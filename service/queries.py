@@ -143,7 +143,7 @@ class Queries:
         the game (no round trip: a follower woken by a move re-polls straight away), else
         the log's length (a sealed game's stream is gone: the hub sees none of its log)."""
         known = self.hub.known(game_id)
-        return self.events.version(game_id) if not known else known
+        return known or self.events.version(game_id)
 
     def follow(
         self,

@@ -5,8 +5,8 @@ a damaged archive is found and reported, never served; a game in play is never s
 import os
 import random
 import subprocess
-import time
 import sys
+import time
 
 import pytest
 
