@@ -97,6 +97,18 @@ def _info(row: tuple[Any, ...]) -> ArchiveInfo:
     )
 
 
+def _make_schema(conn: psycopg.Connection[Any]) -> None:
+    """The table and its indexes, unless they are there; one process at a time. A new
+    table's objects are stored uncompressed: they are zstandard already."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        found = conn.execute("SELECT to_regclass(%s)", (TABLE,)).fetchone()
+        for statement in SCHEMA:
+            conn.execute(statement)
+        if found is None or found[0] is None:
+            conn.execute(f"ALTER TABLE {TABLE} ALTER COLUMN data SET STORAGE EXTERNAL")
+
+
 def game_of(location: str) -> str:
     """The game id a location names; anything but "pg:<game id>" is no archive here."""
     if not location.startswith(PREFIX) or len(location) == len(PREFIX):
@@ -134,10 +146,7 @@ class PostgresStore:
             self._conn = psycopg.connect(self._conninfo, autocommit=True)
             self._pid = os.getpid()
         if not self._ready:
-            with self._conn.transaction():
-                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-                for statement in SCHEMA:
-                    self._conn.execute(statement)
+            _make_schema(self._conn)
             self._ready = True
         return self._conn
 

@@ -164,8 +164,7 @@ def archives(kind, tmp_path):
     _delete_rows()
 
 
-@pytest.fixture
-def fresh(kind, tmp_path) -> str:
+def _fresh(kind: str, tmp_path):
     """A setting naming a store nothing has used yet: a new directory, or a new schema."""
     if kind == "directory":
         yield str(tmp_path / "fresh")
@@ -175,6 +174,17 @@ def fresh(kind, tmp_path) -> str:
     joiner = "&" if "?" in PG_URL else "?"
     yield f"{PG_URL}{joiner}options={quote(f'-csearch_path={schema}')}"
     _sql(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def fresh(kind, tmp_path):
+    yield from _fresh(kind, tmp_path)
+
+
+@pytest.fixture
+def fresh_postgres(tmp_path):
+    _need_postgres()
+    yield from _fresh("postgresql", tmp_path)
 
 
 @pytest.fixture
@@ -381,6 +391,15 @@ def test_a_players_games_newest_finished_first(postgres):
     again = _archive(made[10.0].info.game_id, players=(other,), finished=at + 10)
     postgres.put(again.info, again.blob, again.digest)  # sealed again: its columns follow
     assert postgres.games_of(player, 10) == newest_first[:2]
+
+
+def test_a_new_table_keeps_objects_uncompressed(fresh_postgres):
+    store = PostgresStore(fresh_postgres)
+    store.count()
+    store.close()
+    storage = f"""SELECT attstorage FROM pg_attribute
+        WHERE attrelid = '{TABLE}'::regclass AND attname = 'data'"""
+    assert _sql(storage, (), fresh_postgres) == [("e",)]  # external: not compressed again
 
 
 def test_a_players_games_are_found_through_the_players_index(postgres):
