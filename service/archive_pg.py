@@ -130,21 +130,24 @@ class PostgresStore:
         self._lock = threading.Lock()
         self._conn: psycopg.Connection[Any] | None = None
         self._inherited: psycopg.Connection[Any] | None = None
-        self._pid = 0
+        self._owner = os.getpid()  # the process the connection and the lock belong to
         self._ready = False
 
     def __repr__(self) -> str:  # never the password
         where = f"{self._params.get('host', '')}:{self._params.get('port', '')}"
         return f"PostgresStore({where}/{self._params.get('dbname', '')})"
 
+    def _forked(self) -> None:
+        """In a forked process: the parent's session is kept but never used nor closed
+        from here (closing it would end it for the parent too), and the lock is new (the
+        parent's may have been held when it forked)."""
+        self._inherited, self._conn = self._conn, None
+        self._lock = threading.Lock()
+        self._owner = os.getpid()
+
     def _connection(self) -> psycopg.Connection[Any]:
-        if self._conn is not None and self._pid != os.getpid():
-            # the parent's session: kept, never used nor closed from here (closing it
-            # would end it for the parent too)
-            self._inherited, self._conn = self._conn, None
         if self._conn is None or self._conn.closed:
             self._conn = psycopg.connect(self._conninfo, autocommit=True)
-            self._pid = os.getpid()
         if not self._ready:
             _make_schema(self._conn)
             self._ready = True
@@ -152,6 +155,8 @@ class PostgresStore:
 
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """`work` on the store's connection; once more on a new one if that one failed."""
+        if self._owner != os.getpid():
+            self._forked()
         with self._lock:
             try:
                 return work(self._connection())
@@ -161,10 +166,12 @@ class PostgresStore:
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
-        if conn is not None and self._pid == os.getpid():
+        if conn is not None:
             conn.close()
 
     def close(self) -> None:
+        if self._owner != os.getpid():
+            self._forked()
         with self._lock:
             self._drop()
 

@@ -340,17 +340,21 @@ def test_first_use_by_many_threads_at_once(fresh):
 
 def _read_in_child(store: ArchiveStore, location: str, blob: bytes) -> None:
     assert store.get(location) == blob
+    if isinstance(store, PostgresStore):
+        store.close()  # its own session, not the parent's
 
 
 def test_a_forked_process_leaves_its_parents_connection_alone(postgres):
     made = _archive()
     location = postgres.put(made.info, made.blob, made.digest)
     session = postgres._conn.info.backend_pid
-    child = multiprocessing.get_context("fork").Process(
-        target=_read_in_child, args=(postgres, location, made.blob)
-    )
-    child.start()
-    child.join(30)
+    forked = multiprocessing.get_context("fork")
+    with postgres._lock:  # held by another thread at the fork: the child has its own
+        child = forked.Process(target=_read_in_child, args=(postgres, location, made.blob))
+        child.start()
+    child.join(20)
+    if child.is_alive():
+        child.kill()
     assert child.exitcode == 0
     assert postgres.get(location) == made.blob
     assert postgres._conn.info.backend_pid == session  # the same session, not a new one
