@@ -8,6 +8,7 @@ serves a queue and once Redis is gone, and passes while the service can play."""
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -18,11 +19,13 @@ from pathlib import Path
 import redis
 import yaml
 
+from service.archives import ENV as ARCHIVE_ENV
 from service.redis_server import redis_binary
 from tests.service.live import ALLOW_PRIVATE, Receiver, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_REDIS = "redis://redis:6379"
+DEFAULTED = re.compile(r"\$\{\w+:-([^}]*)\}")  # `${NAME:-default}`, NAME unset here
 
 
 def _free_port() -> int:
@@ -52,12 +55,14 @@ def _command(service: dict) -> list[str]:
 
 
 def _environment(service: dict, redis_port: int, volumes: Path) -> dict[str, str]:
-    """The service's environment, its Redis and its volumes (`/keys`) found here, and a
-    home of its own, as a container has (gunicorn keeps its control socket there)."""
+    """The service's environment as compose gives it with no variable set, its Redis and
+    its volumes (`/keys`, `/data`) found here, and a home of its own, as a container has
+    (gunicorn keeps its control socket there)."""
     env = {
-        name: value.replace(COMPOSE_REDIS, f"redis://127.0.0.1:{redis_port}").replace(
-            "/keys/", f"{volumes}/keys/"
-        )
+        name: DEFAULTED.sub(r"\1", value)
+        .replace(COMPOSE_REDIS, f"redis://127.0.0.1:{redis_port}")
+        .replace("/keys/", f"{volumes}/keys/")
+        .replace("/data/", f"{volumes}/data/")
         for name, value in service["environment"].items()
     }
     # The receiver runs on localhost, which webhooks refuse unless allowed.
@@ -81,7 +86,7 @@ def _passes(command: list[str]) -> bool:
 def test_compose_services_run_as_declared(tmp_path):
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) == {"redis", "web", "worker", "notifier"}
+    assert set(services) == {"redis", "web", "worker", "notifier", "postgres"}
     assert "--appendonly" in services["redis"]["command"]
     assert services["worker"]["command"][-2:] == ["--queues", "turns"]
     assert services["notifier"]["command"][-2:] == ["--queues", "notify"]
@@ -170,6 +175,23 @@ def test_compose_services_run_as_declared(tmp_path):
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def test_archives_are_shared_and_postgresql_is_opt_in():
+    """Web and workers name one archive store: by default a directory on a volume both
+    mount; PostgreSQL runs only under its profile, and the image can reach it."""
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    for name in ("web", "worker"):
+        assert services[name]["environment"][ARCHIVE_ENV] == "${CARDTRAIL_ARCHIVE:-/data/archives}"
+        assert "archives:/data/archives" in services[name]["volumes"]
+    postgres = services["postgres"]
+    assert postgres["profiles"] == ["postgres"]
+    assert postgres["image"] == "postgres:16"
+    assert postgres["environment"]["POSTGRES_DB"] == "cardtrail"
+    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:-")
+    assert postgres["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    assert any(volume.endswith(":/var/lib/postgresql/data") for volume in postgres["volumes"])
+    assert 'pip install --no-cache-dir ".[postgresql]"' in (ROOT / "Dockerfile").read_text()
 
 
 def _ping(client: redis.Redis) -> bool:
