@@ -91,6 +91,7 @@ def build(
     players = Players(client)
     player_games = PlayerGames(client, repository.tables, repository.events)
     after_append = _reactions(scheduler, repository, player_games, sealed=archive is not None)
+    hub = FollowerHub(follow_client or client, max_followers, followed_games)
     handlers = Handlers(
         repository, after_append, signer, allow_preset_deck, players=players,
         player_games=player_games,
@@ -99,12 +100,7 @@ def build(
         repository=repository,
         scheduler=scheduler,
         handlers=handlers,
-        queries=Queries(
-            repository,
-            scheduler,
-            signer,
-            FollowerHub(follow_client or client, max_followers, followed_games),
-        ),
+        queries=Queries(repository, scheduler, signer, hub),
         history=History(repository),
         keyring=keyring,
         ratings=Ratings(client, repository.events),

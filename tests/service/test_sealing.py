@@ -7,39 +7,80 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from service import keys
 from service.api import create_app
+from service.archive_pg import TABLE
 from service.archives import DirectoryStore, digest_of
 from service.sealing import KILL_AFTER_ENV, STEPS
 from tests.service.helpers import create_game, play_random_move, play_to_the_end, tokens
+from tests.service.test_archive_stores import PG_URL, _postgres_absent, _sql
+
+
+class Store:
+    """One archive store the tests seal into: its setting, and a look at its objects."""
+
+    def __init__(self, kind: str, spec: str) -> None:
+        self.kind, self.spec = kind, spec
+        self.sealed: list[str] = []
+
+    def objects(self, game_id: str) -> list[bytes]:
+        if self.kind == "directory":
+            return [p.read_bytes() for p in Path(self.spec).rglob("*") if p.is_file()]
+        found = _sql(f"SELECT data FROM {TABLE} WHERE game = %s", (game_id,))
+        return [bytes(row[0]) for row in found]
+
+    def damage(self, game_id: str, location: str) -> None:
+        if self.kind == "directory":
+            path = DirectoryStore(self.spec)._path(location)
+            blob = bytearray(path.read_bytes())
+            blob[len(blob) // 2] ^= 0x01
+            path.write_bytes(bytes(blob))
+            return
+        flip = f"UPDATE {TABLE} SET data = set_byte(data, length(data) / 2,"
+        flip += " get_byte(data, length(data) / 2) # 1) WHERE game = %s"
+        _sql(flip, (game_id,))
+
+    def lose(self, game_id: str, location: str) -> None:
+        if self.kind == "directory":
+            DirectoryStore(self.spec)._path(location).unlink()
+        else:
+            _sql(f"DELETE FROM {TABLE} WHERE game = %s", (game_id,))
+
+
+@pytest.fixture(params=["directory", "postgresql"])
+def archive(request, tmp_path):
+    if request.param == "postgresql":
+        if (absent := _postgres_absent()) is not None:
+            pytest.skip(absent)
+        store = Store("postgresql", PG_URL)
+    else:
+        store = Store("directory", str(tmp_path / "archives"))
+    yield store
+    if store.kind == "postgresql" and store.sealed:
+        _sql(f"DELETE FROM {TABLE} WHERE game = ANY(%s)", (store.sealed,))
 
 
 @pytest.fixture
-def archive_dir(tmp_path):
-    return tmp_path / "archives"
-
-
-@pytest.fixture
-def sealing_app(redis_url, redis_client, archive_dir):
+def sealing_app(redis_url, redis_client, archive):
     app = create_app(
         {
             "REDIS_URL": redis_url,
             "ALLOW_PRESET_DECK": True,
             "RATE_LIMITS_ENABLED": False,
-            "ARCHIVE": str(archive_dir),
+            "ARCHIVE": archive.spec,
         }
     )
+    app.config["TEST_ARCHIVE"] = archive
     yield app
     app.extensions["cardtrail"].redis.close()
 
 
-def finished_game(client, seed: str = "sealing", seats=None, options=None) -> tuple[str, list]:
-    created = create_game(
-        client, seed=seed, seats=seats, options={"game_end": "deals", "deals": 2, **(options or {})}
-    )
+def finished_game(client, seed: str = "sealing", deals: int = 2) -> tuple[str, list]:
+    created = create_game(client, seed=seed, options={"game_end": "deals", "deals": deals})
     toks = tokens(created)
     play_to_the_end(client, created["id"], toks, random.Random(seed))
     return created["id"], toks
@@ -75,6 +116,7 @@ def answers(client, game_id: str, toks: list) -> dict:
 
 
 def seal(app, game_id: str):
+    app.config["TEST_ARCHIVE"].sealed.append(game_id)
     return app.extensions["cardtrail"].sealing.seal(game_id)
 
 
@@ -112,7 +154,7 @@ def test_a_game_in_play_or_waiting_is_never_sealed(sealing_app, redis_client):
 
 def test_a_move_after_sealing_is_refused_as_game_over(sealing_app):
     client = sealing_app.test_client()
-    game_id, toks = finished_game(client, seed="after")
+    game_id, toks = finished_game(client, seed="after", deals=1)
     seal(sealing_app, game_id)
     response = client.post(
         f"/games/{game_id}/moves",
@@ -123,8 +165,9 @@ def test_a_move_after_sealing_is_refused_as_game_over(sealing_app):
     assert response.get_json()["code"] == "game_over"
 
 
-def _seal_in_a_process(redis_url: str, archive_dir, game_id: str, kill_after: str | None):
-    env = {**os.environ, "REDIS_URL": redis_url, "CARDTRAIL_ARCHIVE": str(archive_dir)}
+def _seal_in_a_process(redis_url: str, archive, game_id: str, kill_after: str | None):
+    archive.sealed.append(game_id)
+    env = {**os.environ, "REDIS_URL": redis_url, "CARDTRAIL_ARCHIVE": archive.spec}
     env.pop(KILL_AFTER_ENV, None)
     if kill_after:
         env[KILL_AFTER_ENV] = kill_after
@@ -136,37 +179,34 @@ def _seal_in_a_process(redis_url: str, archive_dir, game_id: str, kill_after: st
 
 @pytest.mark.parametrize("step", STEPS)
 def test_a_sealing_killed_after_any_step_then_run_again_leaves_one_verified_archive(
-    sealing_app, redis_client, redis_url, archive_dir, step
+    sealing_app, redis_client, redis_url, archive, step
 ):
     client = sealing_app.test_client()
-    game_id, toks = finished_game(client, seed=f"killed {step}")
+    game_id, toks = finished_game(client, seed=f"killed {step}", deals=1)
     before = answers(client, game_id, toks)
     events_before = client.get(f"/games/{game_id}/export").data
-    killed = _seal_in_a_process(redis_url, archive_dir, game_id, step)
+    killed = _seal_in_a_process(redis_url, archive, game_id, step)
     assert killed.returncode == -9, (killed.stdout, killed.stderr)
-    again = _seal_in_a_process(redis_url, archive_dir, game_id, None)
+    again = _seal_in_a_process(redis_url, archive, game_id, None)
     assert again.returncode == 0, again.stderr
     assert again.stdout.strip() in ("sealed", "already_sealed")
-    objects = [p for p in archive_dir.rglob("*") if p.is_file()]
-    assert len(objects) == 1, objects  # one archive, no temporary file left
+    objects = archive.objects(game_id)
+    assert len(objects) == 1, len(objects)  # one archive, no temporary file left
     tombstone = sealing_app.extensions["cardtrail"].repository.tables.tombstone(game_id)
-    assert tombstone is not None and digest_of(objects[0].read_bytes()) == tombstone.digest
+    assert tombstone is not None and digest_of(objects[0]) == tombstone.digest
     assert hot_keys(redis_client, game_id) == {keys.meta(game_id)}
     sealing_app.extensions["cardtrail"].repository.forget()
     assert client.get(f"/games/{game_id}/export").data == events_before  # no event lost
     assert answers(client, game_id, toks) == before
 
 
-def test_a_damaged_archive_is_reported_and_never_served(sealing_app, archive_dir):
+def test_a_damaged_archive_is_reported_and_never_served(sealing_app, archive):
     client = sealing_app.test_client()
-    game_id, toks = finished_game(client, seed="damaged")
+    game_id, toks = finished_game(client, seed="damaged", deals=1)
     seal(sealing_app, game_id)
     cardtrail = sealing_app.extensions["cardtrail"]
     tombstone = cardtrail.repository.tables.tombstone(game_id)
-    path = DirectoryStore(archive_dir)._path(tombstone.location)
-    blob = bytearray(path.read_bytes())
-    blob[len(blob) // 2] ^= 0x01
-    path.write_bytes(bytes(blob))
+    archive.damage(game_id, tombstone.location)
     cardtrail.repository.forget()
     cardtrail.repository.sealed.decoded.clear()
     for path_ in (f"/games/{game_id}", f"/games/{game_id}/export", f"/games/{game_id}/hands"):
@@ -175,7 +215,7 @@ def test_a_damaged_archive_is_reported_and_never_served(sealing_app, archive_dir
         body = response.get_json()
         assert body["code"] == "archive_corrupt"
         assert "cards" not in response.get_data(as_text=True)
-    path.unlink()
+    archive.lose(game_id, tombstone.location)
     cardtrail.repository.sealed.decoded.clear()
     response = client.get(f"/games/{game_id}")
     assert response.status_code == 503 and response.get_json()["code"] == "archive_missing"
@@ -183,7 +223,7 @@ def test_a_damaged_archive_is_reported_and_never_served(sealing_app, archive_dir
 
 def test_followers_of_a_sealed_game_get_its_events_at_once(sealing_app):
     client = sealing_app.test_client()
-    game_id, toks = finished_game(client, seed="followed")
+    game_id, toks = finished_game(client, seed="followed", deals=1)
     seal(sealing_app, game_id)
     started = time.monotonic()
     polled = client.get(f"/games/{game_id}/events?after=3&wait=5").get_json()
