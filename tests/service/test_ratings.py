@@ -268,3 +268,29 @@ def test_the_document_describes_the_rating_routes(client):
     assert {"404", "422", "500", "503"} <= set(board["responses"])
     (pool,) = doc["paths"]["/ratings/{pool}"]["parameters"]
     assert set(pool["schema"]["enum"]) >= {"rummy-2", "rummy-3-6", SPADES_PAIRS, "spades-solo"}
+
+
+def test_ratings_rebuilt_from_sealed_games_are_the_same(played, redis_client, redis_url, tmp_path):
+    """`cardtrail archive --all-finished` seals the series out of Redis; the rebuild then
+    reads every log from the archives and gives the very same ratings."""
+    incremental = projection(redis_client)
+    env = {**os.environ, "REDIS_URL": redis_url, "CARDTRAIL_ARCHIVE": str(tmp_path / "a")}
+    sealed = subprocess.run(
+        [sys.executable, "-m", "cardtrail.cli", "archive", "--all-finished"],
+        env=env, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert sealed.stdout.strip() == f"{len(played)} sealed", sealed.stdout
+    assert not list(redis_client.scan_iter(match=keys.events("*")))  # no log left in Redis
+    assert len(list((tmp_path / "a").rglob("*.zst"))) == len(played)
+    drop(redis_client)
+    rebuilt = subprocess.run(
+        [sys.executable, "-m", "cardtrail.cli", "rebuild", "ratings"],
+        env=env, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert f"{SPADES_PAIRS}: 3 rated games" in rebuilt.stdout
+    assert projection(redis_client) == incremental
+    again = subprocess.run(
+        [sys.executable, "-m", "cardtrail.cli", "archive", "--all-finished"],
+        env=env, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert again.stdout.strip() == "0 games"  # nothing left to seal
