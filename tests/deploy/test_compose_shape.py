@@ -152,6 +152,14 @@ def test_compose_services_run_as_declared(tmp_path):
         # Ann's two your_turn messages, delivered by the notifier.
         wait_until(lambda: len(receiver.messages("your_turn")) == 2, 20, "the notifier")
         assert any(tmp_path.glob("appendonly*"))
+        # Ann resigns: the game ends, and a worker seals it into the shared archives volume.
+        assert _call(web_port, "POST", f"{base}/moves", {"type": "forfeit"}, token=token)[0] == 200
+        archives = tmp_path / "data" / "archives"
+        wait_until(lambda: any(archives.rglob("*.zst")), 20, "a worker to seal the game")
+        wait_until(lambda: not client.exists(f"cardtrail:game:{{{game_id}}}:events"), 10, "purge")
+        status, final = _call(web_port, "GET", base, token=token)
+        assert status == 200 and final["status"] == "finished"  # read from the archive
+        assert client.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
         # Both gunicorn workers sign with the one key the compose file names, kept 0600.
         key_file = tmp_path / "keys" / "signing-key.pem"
         assert key_file.stat().st_mode & 0o077 == 0
