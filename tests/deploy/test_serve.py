@@ -106,5 +106,11 @@ def test_serve_plays_a_bot_game_with_a_webhook_and_stops_cleanly(tmp_path):
         wait_until(lambda: _healthy(port), 30, "cardtrail serve, again")
         view = _call(port, "GET", base, token=token)[1]
         assert view["version"] == version and view["turn"] == 0
+        # Ann resigns: serve's worker seals the game into the data directory's archives,
+        # and it reads as before, from there.
+        assert _call(port, "POST", f"{base}/moves", {"type": "forfeit"}, token=token)[0] == 200
+        ended = _call(port, "GET", base, token=token)[1]
+        wait_until(lambda: any((data / "archives").rglob("*.zst")), 20, "the game sealed")
+        assert _call(port, "GET", base, token=token)[1] == ended
     finally:
         _interrupt(again)
