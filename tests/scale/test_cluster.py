@@ -126,12 +126,12 @@ def cluster(tmp_path):
             proc.wait(10)
 
 
-def _call(port, method, path, body=None, token=None):
+def _call(port, method, path, body=None, token=None, key=None):
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}",
         data=json.dumps(body).encode() if body is not None else None,
         method=method,
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", **({"Idempotency-Key": key} if key else {})},
     )
     if token:
         request.add_header("Authorization", f"Bearer {token}")
@@ -147,6 +147,7 @@ def test_games_across_cluster_slots_all_audit_clean(cluster, tmp_path):
         "REDIS_CLUSTER": "1",
         "RQ_REDIS_URL": queue_redis.url,
         "CARDTRAIL_RATE_LIMITS": "off",  # the load comes from one address
+        "CARDTRAIL_ARCHIVE": str(tmp_path / "archives"),  # games that end are sealed
     }
     web_ports = _free_ports(2)
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
@@ -219,9 +220,25 @@ def test_games_across_cluster_slots_all_audit_clean(cluster, tmp_path):
             if view["turn"] == 0 and view["you"]["legal_moves"]:
                 move = rng.choice(view["you"]["legal_moves"])
                 with contextlib.suppress(urllib.error.HTTPError):  # a 409 race is fine
-                    _call(port, "POST", f"/games/{game_id}/moves", move, token)
+                    key = f"{game_id}-{view['version']}"  # kept with the game's keys
+                    _call(port, "POST", f"/games/{game_id}/moves", move, token, key)
             pending.append((game_id, token))
         assert not pending, "some games did not finish"
+        # Each game is sealed by a worker: its stream and its move keys leave the cluster
+        # (one script per game's slot), and the audit then reads the archive.
+        nodes = RedisCluster.from_url(cluster)
+
+        def sealed() -> bool:
+            return not any(nodes.exists(keys.events(g)) for g, _ in games)
+
+        deadline = time.monotonic() + 60
+        while not sealed() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert sealed(), "some games were not sealed"
+        assert len(list((tmp_path / "archives").rglob("*.zst"))) == len(games)
+        for game_id, _ in games:
+            assert not nodes.exists(keys.idempotency_keys(game_id))
+        assert not list(nodes.scan_iter(match="cardtrail:game:*:idem:*"))  # moves' keys gone
         for game_id, _ in games:
             verdict = _call(web_ports[0], "GET", f"/games/{game_id}/audit")
             assert verdict["ok"], verdict
