@@ -105,7 +105,8 @@ def answers(client, game_id: str, toks: list) -> dict:
     hands = get(f"/games/{game_id}/hands").get_json()
     for hand in hands["hands"]:
         get(f"/games/{game_id}/hands/{hand['number']}/replay")
-        get(f"/games/{game_id}/hands/{hand['number']}/replay?step=3")
+        for step in range(hand["steps"] + 1):
+            get(f"/games/{game_id}/hands/{hand['number']}/replay?step={step}")
     get(f"/games/{game_id}/export")
     get(f"/games/{game_id}/audit")
     receipts = [client.get(f"/games/{game_id}").get_json()["receipt"]]
@@ -125,9 +126,40 @@ def hot_keys(redis_client, game_id: str) -> set[str]:
     return {key.decode() for key in redis_client.scan_iter(match=tag.replace("{", "[{]") + "*")}
 
 
-def test_every_answer_is_the_same_before_and_after_sealing(sealing_app, redis_client):
+def ended_game(app, client, kind: str) -> tuple[str, list]:
+    """A game that ended as `kind`: Rummy or Spades played to the end, a resignation, a
+    table nobody filled (abandoned)."""
+    if kind == "rummy":
+        return finished_game(client)
+    if kind == "spades":
+        seats = [{"name": name} for name in ("ann", "bob", "cy", "dee")]
+        created = create_game(
+            client, seed="sealed spades", seats=seats, game="spades", preset="pairs",
+            options={"max_hands": 1},
+        )  # fmt: skip
+        toks = tokens(created)
+        play_to_the_end(client, created["id"], toks, random.Random(2))
+        return created["id"], toks
+    if kind == "forfeit":
+        created = create_game(client, seed="resigned")
+        toks = tokens(created)
+        play_random_move(client, created["id"], toks, random.Random(3))
+        resign = client.post(
+            f"/games/{created['id']}/moves",
+            json={"type": "forfeit"},
+            headers={"Authorization": f"Bearer {toks[1]}"},
+        )
+        assert resign.status_code == 200, resign.get_json()
+        return created["id"], toks
+    created = create_game(client, seed="abandoned", seats=[{"name": "ann"}, {"open": True}])
+    assert app.extensions["cardtrail"].handlers.abandon(created["id"], time.time()) == 3
+    return created["id"], [tokens(created)[0]]
+
+
+@pytest.mark.parametrize("kind", ["rummy", "spades", "forfeit", "abandoned"])
+def test_every_answer_is_the_same_before_and_after_sealing(sealing_app, redis_client, kind):
     client = sealing_app.test_client()
-    game_id, toks = finished_game(client)
+    game_id, toks = ended_game(sealing_app, client, kind)
     before = answers(client, game_id, toks)
     outcome = seal(sealing_app, game_id)
     assert outcome.result == "sealed" and outcome.archive_bytes > 0
