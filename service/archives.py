@@ -34,6 +34,7 @@ FORMAT = "cardtrail/archive"
 FORMAT_VERSION = 1
 LEVEL = 19  # sealing happens once, reading often: spend the time when writing
 DECODED_KEPT = 64  # decoded archives kept in process memory (a cache: dropping it changes nothing)
+DECODED_BUDGET = 64 * 1024 * 1024  # and at most this much of their text
 ENV = "CARDTRAIL_ARCHIVE"  # a directory, or a postgresql:// URL
 
 
@@ -217,32 +218,43 @@ def open_store(spec: str | None) -> ArchiveStore | None:
 
 
 class Decoded:
-    """Decoded archives by game, the newest `size` kept: a replay steps through one game
-    many times, and each step should not decompress the whole log again."""
+    """Decoded archives by game, the most recently read first: a replay steps through one
+    game many times, and each step should not decompress the whole log again. At most
+    `size` games and `budget` characters of log text are kept (one long Spades game is
+    some megabytes; a hundred short ones are not)."""
 
-    def __init__(self, size: int = DECODED_KEPT) -> None:
+    def __init__(self, size: int = DECODED_KEPT, budget: int = DECODED_BUDGET) -> None:
         self.size = size
-        self._items: OrderedDict[str, Sealed] = OrderedDict()
+        self.budget = budget
+        self._items: OrderedDict[str, tuple[int, Sealed]] = OrderedDict()
+        self._held = 0
         self._lock = threading.Lock()
 
     def get(self, game_id: str) -> Sealed | None:
         with self._lock:
             found = self._items.get(game_id)
-            if found is not None:
-                self._items.move_to_end(game_id)
-            return found
+            if found is None:
+                return None
+            self._items.move_to_end(game_id)
+            return found[1]
 
     def put(self, game_id: str, sealed: Sealed) -> Sealed:
+        weight = sum(len(event) + len(opener) + 80 for event, opener, _, _ in sealed.entries)
         with self._lock:
-            self._items[game_id] = sealed
-            self._items.move_to_end(game_id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            if game_id in self._items:
+                self._held -= self._items.pop(game_id)[0]
+            self._items[game_id] = (weight, sealed)
+            self._held += weight
+            while len(self._items) > 1 and (
+                len(self._items) > self.size or self._held > self.budget
+            ):
+                self._held -= self._items.popitem(last=False)[1][0]
         return sealed
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._held = 0
 
 
 class SealedLogs:
