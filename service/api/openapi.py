@@ -244,11 +244,8 @@ def register(spec: Any) -> None:
 
 class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint, documenting the problems an operation may answer
-    (`refuses`) and the request headers it reads (`reads`).
-
-    Decorators that only document (`alt_response`, `refuses`, `doc`, `reads`) put their
-    part of the document on the view itself, where flask-smorest's would wrap it in one
-    more call per decorator: a move is documented with a dozen of them, and each layer
+    (`refuses`) and the request headers it reads (`reads`). Decorators that only document
+    put their part on the view itself, unwrapped: a move has a dozen, and each wrapper
     cost every request a call and a coroutine check (`ensure_sync`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -294,8 +291,7 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 def _unwrapped(documenting: Callable[[View], View]) -> Callable[[View], View]:
-    """A flask-smorest decorator that only documents, applied without its wrapper: the
-    view takes the document the wrapper would have carried (a copy, with its part)."""
+    """A documenting flask-smorest decorator, its document put on the view, unwrapped."""
 
     def decorate(view: View) -> View:
         view._apidoc = documenting(view)._apidoc  # type: ignore[attr-defined]
