@@ -27,6 +27,8 @@ from bench.http_bench import Player  # noqa: E402
 from service.api import create_app  # noqa: E402
 from service.redis_server import EmbeddedRedis  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 class AppClient:
     """`http_bench.Client`'s `call`, through Flask's test client."""
@@ -84,7 +86,7 @@ def run(moves: int, top: int, sort: str) -> str:
     stats.sort_stats(sort).print_stats(r"/(service|engine)/", top)
     text.write("The whole stack:\n")
     stats.strip_dirs().sort_stats(sort).print_stats(top)
-    return text.getvalue()
+    return text.getvalue().replace(f"{ROOT}/", "")
 
 
 def _by_package(stats: pstats.Stats, top: int) -> list[tuple[str, float]]:  # (name, s)
