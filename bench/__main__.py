@@ -2,12 +2,15 @@
 bench/RESULTS.md). Each figure is a ratio against a baseline measured in the same run.
 
     python -m bench [--json] [--write] [--scale] [--quick]
+    python -m bench --profile-move   # only where a move's time goes (bench/move_profile.py)
 """
 
 import argparse
 import json
 import os
 import platform
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +20,7 @@ from bench import archive_bench, bot_bench, engine_bench, followers, http_bench,
 from engine.simulation.tournament import run_match, run_tournament
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
+PROFILE = Path(__file__).with_name("move-profile.txt")
 SPADES_DEALS = 100  # 200 mirrored games: ~1.5 min here; the 95% interval is about ±0.065
 SPADES_DEALS_QUICK = 2
 
@@ -175,7 +179,13 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write bench/RESULTS.md")
     parser.add_argument("--scale", action="store_true", help="also 1, 2 and 4 web processes")
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    parser.add_argument(
+        "--profile-move", action="store_true", help=f"profile moves only, into {PROFILE}"
+    )
     args = parser.parse_args()
+    if args.profile_move:  # a process of its own: it runs under gevent, as the server does
+        command = [sys.executable, "-m", "bench.move_profile", "--out", str(PROFILE)]
+        raise SystemExit(subprocess.run(command, check=False).returncode)
     figures = run(args.quick, args.scale)
     if args.json:
         print(json.dumps(figures))

@@ -215,8 +215,8 @@ class Handlers:
 
     def act(self, request: MakeMove, loaded: Loaded | None = None) -> dict[str, Any]:
         """Decide and append one seat's command: the path every move takes."""
-        fingerprint = _fingerprint(request.seat, request.command)
         idem = _scoped(request.seat, request.idempotency_key) if request.idempotency_key else None
+        fingerprint = _fingerprint(request.seat, request.command) if idem else ""
         if idem:
             record = self.repository.events.idempotency_record(request.game_id, idem)
             if record is not None:

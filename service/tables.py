@@ -95,9 +95,27 @@ def _seat(n: int, meta: dict[str, str]) -> Seat:
     )
 
 
+DECODED_TABLES = 4096  # tables kept decoded, by their hash's exact contents
+_decoded: dict[tuple[Any, ...], Table] = {}
+
+
 def decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
+    """The table a `keys.meta` hash holds. Every move reads the hash, and it seldom
+    changes (a seat taken, a status), so the table is decoded once per content: the same
+    bytes make the same (frozen) table."""
     if not raw:
         raise NotFound("game_not_found", f"There is no game {game_id!r}.")
+    key = (game_id, *raw.items())
+    found = _decoded.get(key)
+    if found is None:
+        found = _decode(game_id, raw)
+        if len(_decoded) >= DECODED_TABLES:
+            _decoded.pop(next(iter(_decoded)), None)  # the oldest
+        _decoded[key] = found
+    return found
+
+
+def _decode(game_id: str, raw: dict[bytes, bytes]) -> Table:
     meta = {k.decode(): v.decode() for k, v in raw.items()}
     status = meta.get("status", "playing")
     return Table(

@@ -14,7 +14,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from service import archives, errors, signing
-from service.api import conventions, limits, openapi, problems
+from service.api import conventions, jsonio, limits, openapi, problems
 from service.api.health import health
 from service.api.pages import web
 from service.api.players import blp as players
@@ -66,6 +66,7 @@ class ProblemApi(Api):
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
+    jsonio.init(app)
     app.config.update(
         API_TITLE="cardtrail",
         API_VERSION="1",

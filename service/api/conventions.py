@@ -17,7 +17,9 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, g, request, url_for
+from flask import Flask, Response, g, request, url_for
+
+from service.api import jsonio
 
 View = TypeVar("View", bound=Callable[..., Any])
 NO_STORE = "private, no-store"
@@ -45,7 +47,9 @@ def _cache_headers(response: Response) -> Response:
     if vary is None:
         return response
     response.headers["Cache-Control"] = NO_STORE
-    if vary:
+    if vary and "Vary" not in response.headers:
+        response.headers["Vary"] = "Authorization"  # as `vary.add` writes it, unparsed
+    elif vary:
         response.vary.add("Authorization")
     return response
 
@@ -76,7 +80,7 @@ def tagged(body: bytes, mimetype: str = "application/json", version: int | None 
 def tagged_json(data: Any) -> Response:
     """`data` as the app's JSON, tagged (see `tagged`)."""
     shown = data.get("version") if isinstance(data, dict) else None
-    return tagged(current_app.json.dumps(data).encode() + b"\n", version=shown)
+    return tagged(jsonio.dumpb(data) + b"\n", version=shown)
 
 
 def created(answer: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:

@@ -24,8 +24,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast
 
 from flask import Flask, Response, current_app, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter import Limiter, RateLimitExceeded, RequestLimit
 from limits import parse_many
+from limits.storage import RedisStorage
+from limits.strategies import FixedWindowRateLimiter
 
 from service import keys
 from service.api import problems
@@ -200,8 +202,9 @@ class Limits:
         counted = self.limiter.current_limits
         if not counted:
             return response
-        current = min(counted, key=lambda limit: (not limit.breached, limit.remaining))
-        reset, left = current.window
+        windows = dict(zip(map(id, counted), self._windows(counted), strict=True))
+        current = min(counted, key=lambda limit: (not limit.breached, windows[id(limit)][1]))
+        reset, left = windows[id(current)]
         seconds = max(1, math.ceil(reset - time.time()))
         response.headers["RateLimit-Limit"] = str(current.limit.amount)
         response.headers["RateLimit-Remaining"] = str(left)
@@ -209,6 +212,28 @@ class Limits:
         if response.status_code == 429:
             response.headers["Retry-After"] = str(seconds)
         return response
+
+    def _windows(self, counted: list[RequestLimit]) -> list[tuple[float, int]]:
+        """(reset time, requests left) of each limit counted. Fixed windows kept in one
+        Redis (the default) are read in one round trip, a GET and a TTL for each, as
+        `limits` reads them (`FixedWindowRateLimiter.get_window_stats`) one call at a time:
+        a move counts twice, and asked four round trips for its headers. Any other
+        strategy or store is asked through flask-limiter."""
+        strategy = self.limiter.limiter
+        storage = getattr(strategy, "storage", None)
+        if type(strategy) is not FixedWindowRateLimiter or type(storage) is not RedisStorage:
+            return [(limit.window[0], limit.window[1]) for limit in counted]
+        client: Any = storage.get_connection(True)
+        pipe = client.pipeline(transaction=False)
+        for limit in counted:
+            pipe.get(storage.prefixed_key(limit.key))
+            pipe.ttl(storage.prefixed_key(limit.key))
+        found = pipe.execute()
+        now = time.time()
+        return [
+            (max(int(ttl), 0) + now, max(0, limit.limit.amount - int(count or 0)))
+            for limit, count, ttl in zip(counted, found[::2], found[1::2], strict=True)
+        ]
 
 
 def too_many(error: RateLimitExceeded) -> Response:

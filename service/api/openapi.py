@@ -7,7 +7,6 @@ Cache-Control, Vary, Location, Retry-After, Allow, the RateLimit ones; If-None-M
 If-Match, Idempotency-Key, Last-Event-ID) are components too, referred to by name.
 """
 
-import functools
 from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any, TypeVar
@@ -245,11 +244,22 @@ def register(spec: Any) -> None:
 
 class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint, documenting the problems an operation may answer
-    (`refuses`) and the request headers it reads (`reads`)."""
+    (`refuses`) and the request headers it reads (`reads`). Decorators that only document
+    put their part on the view itself, unwrapped: a move has a dozen, and each wrapper
+    cost every request a call and a coroutine check (`ensure_sync`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._prepare_doc_cbks.append(self._prepare_headers_doc)
+
+    def alt_response(self, status_code: Any, *args: Any, **kwargs: Any) -> Callable[[View], View]:
+        """flask-smorest's alternative response, documented without a wrapper."""
+        return _unwrapped(super().alt_response(status_code, *args, **kwargs))
+
+    @staticmethod
+    def doc(**kwargs: Any) -> Callable[[View], View]:
+        """flask-smorest's `doc`, documented without a wrapper."""
+        return _unwrapped(flask_smorest.Blueprint.doc(**kwargs))
 
     def refuses(self, *statuses: int) -> Callable[[View], View]:
         """Document each status as the problem response of its component."""
@@ -266,14 +276,10 @@ class Blueprint(flask_smorest.Blueprint):
         """Document request headers (PARAMETERS' names) next to the other parameters."""
 
         def decorate(view: View) -> View:
-            @functools.wraps(view)
-            def wrapper(*args: Any, **kwargs: Any) -> Any:
-                return view(*args, **kwargs)
-
             doc = dict(getattr(view, "_apidoc", {}))
             doc["headers"] = [*doc.get("headers", ()), *parameters]
-            wrapper._apidoc = doc  # type: ignore[attr-defined]
-            return wrapper  # type: ignore[return-value]
+            view._apidoc = doc  # type: ignore[attr-defined]
+            return view
 
         return decorate
 
@@ -282,3 +288,13 @@ class Blueprint(flask_smorest.Blueprint):
         for name in doc_info.get("headers", ()):
             doc.setdefault("parameters", []).append(name)
         return doc
+
+
+def _unwrapped(documenting: Callable[[View], View]) -> Callable[[View], View]:
+    """A documenting flask-smorest decorator, its document put on the view, unwrapped."""
+
+    def decorate(view: View) -> View:
+        view._apidoc = documenting(view)._apidoc  # type: ignore[attr-defined]
+        return view
+
+    return decorate
