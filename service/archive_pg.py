@@ -110,8 +110,9 @@ def _make_schema(conn: psycopg.Connection[Any]) -> None:
 
 
 def game_of(location: str) -> str:
-    """The game id a location names; anything but "pg:<game id>" is no archive here."""
-    if not location.startswith(PREFIX) or len(location) == len(PREFIX):
+    """The game id a location names; anything but "pg:<game id>" is no archive here (nor
+    is a NUL byte, which no text column can hold: PostgreSQL would answer an error)."""
+    if not location.startswith(PREFIX) or len(location) == len(PREFIX) or "\x00" in location:
         raise ArchiveMissing(f"not an archive location: {location!r}")
     return location[len(PREFIX) :]
 
