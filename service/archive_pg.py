@@ -23,6 +23,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
 from service.archives import ArchiveInfo, ArchiveMissing
+from service.errors import Busy
 
 TABLE = "cardtrail_archives"
 PREFIX = "pg:"  # a location is "pg:<game id>"
@@ -74,6 +75,15 @@ GAMES_OF = f"""SELECT {INFO_COLUMNS} FROM {TABLE}
     LIMIT %(limit)s"""
 
 T = TypeVar("T")
+
+
+class ArchiveUnavailable(Busy):
+    """The database did not answer, twice: a 503 to retry (an archive is not damaged for
+    that), as for Redis, rather than a 500."""
+
+    def __init__(self) -> None:
+        detail = "The archive store is unavailable; retry shortly."
+        super().__init__("archive_unavailable", detail, retry_after=5)
 
 
 def _time(seconds: float) -> datetime:
@@ -163,7 +173,11 @@ class PostgresStore:
                 return work(self._connection())
             except psycopg.OperationalError:
                 self._drop()
+            try:
                 return work(self._connection())
+            except psycopg.OperationalError as error:
+                self._drop()
+                raise ArchiveUnavailable() from error
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None

@@ -13,10 +13,12 @@ import zstandard
 
 from engine.ledger import chain_start
 from service import keys
+from service.api import create_app
 from service.archives import MOST_TEXT, ArchiveCorrupt, decode, digest_of
 from service.sealed_logs import Decoded
 from service.sealing import seal_all_finished
 from service.store import Batch, VersionConflict
+from service.table_records import Tombstone
 from tests.service import test_sealing
 from tests.service.helpers import create_game, play_random_move, tokens
 from tests.service.test_archive_stores import _archive
@@ -211,3 +213,41 @@ def test_a_game_wrongly_listed_as_ended_is_never_sealed(sealing_app, redis_clien
         assert cardtrail.sealing.seal(game_id).result == "not_ended"  # a job queued by hand
         assert redis_client.exists(keys.events(game_id))
         assert cardtrail.repository.tables.tombstone(game_id) is None
+
+
+def test_a_damaged_archive_is_answered_without_its_paths(sealing_app, redis_client):
+    client = sealing_app.test_client()
+    game_id, _ = finished_game(client, seed="told nothing", deals=1)
+    seal(sealing_app, game_id)
+    redis_client.hset(keys.meta(game_id), "archive:location", "zz/elsewhere.jsonl.zst")
+    _forget(sealing_app)
+    response = client.get(f"/games/{game_id}")
+    assert response.status_code == 503 and response.get_json()["code"] == "archive_missing"
+    assert "elsewhere" not in response.get_data(as_text=True)
+
+
+def test_an_archive_database_that_does_not_answer_is_a_503_to_retry(
+    redis_url, redis_client, tmp_path
+):
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "ALLOW_PRESET_DECK": True,
+            "RATE_LIMITS_ENABLED": False,
+            "ARCHIVE": "postgresql://postgres@127.0.0.1:1/test?connect_timeout=2",
+        }
+    )
+    try:
+        client = app.test_client()
+        created = create_game(client, seed="no database")
+        game_id = created["id"]
+        tombstone = Tombstone("postgresql", f"pg:{game_id}", "0" * 64, 9, "0" * 64)
+        redis_client.hset(keys.meta(game_id), mapping=tombstone.fields())
+        app.extensions["cardtrail"].repository.forget()
+        response = client.get(f"/games/{game_id}")
+        assert response.status_code == 503, response.get_data(as_text=True)
+        assert response.get_json()["code"] == "archive_unavailable"
+        assert response.headers["Retry-After"] == "5"
+        assert "127.0.0.1" not in response.get_data(as_text=True)
+    finally:
+        app.extensions["cardtrail"].redis.close()
