@@ -22,7 +22,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
-from service.archives import ArchiveInfo, ArchiveMissing
+from service.archives import MOST_OBJECT, ArchiveCorrupt, ArchiveInfo, ArchiveMissing
 from service.errors import Busy
 
 TABLE = "cardtrail_archives"
@@ -211,12 +211,16 @@ class PostgresStore:
         return PREFIX + info.game_id
 
     def get(self, location: str) -> bytes:
+        """The object's bytes; one too large to be an archive is not fetched."""
         game_id = game_of(location)
-        query = f"SELECT data FROM {TABLE} WHERE game = %s"
-        row = self._run(lambda conn: conn.execute(query, (game_id,)).fetchone())
+        query = f"""SELECT octet_length(data), CASE WHEN octet_length(data) <= %s THEN data END
+            FROM {TABLE} WHERE game = %s"""
+        row = self._run(lambda conn: conn.execute(query, (MOST_OBJECT, game_id)).fetchone())
         if row is None:
             raise ArchiveMissing(f"no archive at {location!r}")
-        return bytes(row[0])
+        if row[1] is None:
+            raise ArchiveCorrupt(f"the object at {location!r} is {row[0]} bytes, too large")
+        return bytes(row[1])
 
     def remove(self, location: str) -> None:
         game_id = game_of(location)

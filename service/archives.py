@@ -32,6 +32,7 @@ FORMAT = "cardtrail/archive"
 FORMAT_VERSION = 1
 LEVEL = 19  # sealing happens once, reading often: spend the time when writing
 MOST_TEXT = 64 << 20  # an archive's JSON Lines, at most (a long game's are well under 1 MiB)
+MOST_OBJECT = MOST_TEXT  # and its object: zstandard never makes text much larger
 CHUNK = 1 << 20
 ENV = "CARDTRAIL_ARCHIVE"  # a directory, or a postgresql:// URL
 
@@ -216,11 +217,16 @@ class DirectoryStore:
 
     def get(self, location: str) -> bytes:
         """The object's bytes; ArchiveMissing for anything but a readable file (a name
-        with a NUL byte, a directory, a file this process may not read), never a 500."""
+        with a NUL byte, a directory, a file this process may not read), never a 500, and
+        ArchiveCorrupt for one too large to be an archive (not read into memory)."""
         try:
-            return self._path(location).read_bytes()
+            with self._path(location).open("rb") as found:
+                blob = found.read(MOST_OBJECT + 1)
         except (OSError, ValueError):
             raise ArchiveMissing(f"no archive at {location!r}") from None
+        if len(blob) > MOST_OBJECT:
+            raise ArchiveCorrupt(f"the object at {location!r} is over {MOST_OBJECT} bytes")
+        return blob
 
     def remove(self, location: str) -> None:
         self._path(location).unlink(missing_ok=True)

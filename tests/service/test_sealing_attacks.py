@@ -14,14 +14,15 @@ import zstandard
 from engine.ledger import chain_start
 from service import keys
 from service.api import create_app
-from service.archives import MOST_TEXT, ArchiveCorrupt, decode, digest_of
+from service.archive_pg import TABLE
+from service.archives import MOST_OBJECT, MOST_TEXT, ArchiveCorrupt, decode, digest_of
 from service.sealed_logs import Decoded
 from service.sealing import seal_all_finished
 from service.store import Batch, VersionConflict
 from service.table_records import Tombstone
 from tests.service import test_sealing
 from tests.service.helpers import create_game, play_random_move, tokens
-from tests.service.test_archive_stores import _archive
+from tests.service.test_archive_stores import _archive, _sql
 from tests.service.test_sealing import finished_game, seal
 
 archive, sealing_app = test_sealing.archive, test_sealing.sealing_app  # the same stores
@@ -251,3 +252,53 @@ def test_an_archive_database_that_does_not_answer_is_a_503_to_retry(
         assert "127.0.0.1" not in response.get_data(as_text=True)
     finally:
         app.extensions["cardtrail"].redis.close()
+
+
+def test_a_sealed_game_is_offered_again_and_its_log_stays_sealed(sealing_app, redis_client):
+    from tests.service.accounts import account, bare
+    from tests.service.test_rematch import OPTIONS, play_invited
+
+    ann, bob = account(sealing_app, "ann"), account(sealing_app, "bob")
+    http = bare(sealing_app)
+    old, _ = play_invited(http, ann, bob)
+    export = http.get(f"/games/{old}/export").data
+    seal(sealing_app, old)
+    _forget(sealing_app)
+    offered = http.post(f"/games/{old}/rematch", headers=ann.headers)
+    assert offered.status_code == 201, offered.get_json()
+    new = offered.get_json()["id"]
+    assert http.post(f"/games/{new}/join", json={}, headers=bob.headers).status_code == 201
+    created = sealing_app.extensions["cardtrail"].repository.events.read(new, after=0, upto=1)[0]
+    assert created["first_dealer"] == (OPTIONS["first_dealer"] + 1) % 2
+    assert not redis_client.exists(keys.events(old))
+    assert http.get(f"/games/{old}").get_json()["rematch"] == new
+    assert http.get(f"/games/{old}/export").data == export
+
+
+def test_an_object_too_large_to_be_an_archive_is_not_read(sealing_app, redis_client):
+    client = sealing_app.test_client()
+    game_id, _ = finished_game(client, seed="too large", deals=1)
+    seal(sealing_app, game_id)
+    store = sealing_app.extensions["cardtrail"].repository.archive
+    location = redis_client.hget(keys.meta(game_id), "archive:location").decode()
+    huge = b"\0" * (MOST_OBJECT + 1)
+    if store.kind == "directory":
+        (store.root / location).write_bytes(huge)
+    else:
+        _sql(f"UPDATE {TABLE} SET data = %s WHERE game = %s", (huge, game_id))
+    _forget(sealing_app)
+    with pytest.raises(ArchiveCorrupt, match="large|over"):
+        store.get(location)
+    response = client.get(f"/games/{game_id}")
+    assert response.status_code == 503 and response.get_json()["code"] == "archive_corrupt"
+
+
+def test_a_game_sealed_before_its_status_caught_up_is_archived_as_finished(
+    sealing_app, redis_client
+):
+    client = sealing_app.test_client()
+    game_id, _ = finished_game(client, seed="status lags", deals=1)
+    redis_client.hset(keys.meta(game_id), "status", "playing")  # the status reaction lost
+    seal(sealing_app, game_id)
+    sealed = sealing_app.extensions["cardtrail"].repository.sealed(game_id)
+    assert sealed is not None and sealed.info.status == "finished"
