@@ -22,7 +22,8 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
-from service.archives import ArchiveInfo, ArchiveMissing
+from service.archives import MOST_OBJECT, ArchiveCorrupt, ArchiveInfo, ArchiveMissing
+from service.errors import Busy
 
 TABLE = "cardtrail_archives"
 PREFIX = "pg:"  # a location is "pg:<game id>"
@@ -76,6 +77,15 @@ GAMES_OF = f"""SELECT {INFO_COLUMNS} FROM {TABLE}
 T = TypeVar("T")
 
 
+class ArchiveUnavailable(Busy):
+    """The database did not answer, twice: a 503 to retry (an archive is not damaged for
+    that), as for Redis, rather than a 500."""
+
+    def __init__(self) -> None:
+        detail = "The archive store is unavailable; retry shortly."
+        super().__init__("archive_unavailable", detail, retry_after=5)
+
+
 def _time(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, tz=UTC)
 
@@ -110,8 +120,9 @@ def _make_schema(conn: psycopg.Connection[Any]) -> None:
 
 
 def game_of(location: str) -> str:
-    """The game id a location names; anything but "pg:<game id>" is no archive here."""
-    if not location.startswith(PREFIX) or len(location) == len(PREFIX):
+    """The game id a location names; anything but "pg:<game id>" is no archive here (nor
+    is a NUL byte, which no text column can hold: PostgreSQL would answer an error)."""
+    if not location.startswith(PREFIX) or len(location) == len(PREFIX) or "\x00" in location:
         raise ArchiveMissing(f"not an archive location: {location!r}")
     return location[len(PREFIX) :]
 
@@ -162,7 +173,11 @@ class PostgresStore:
                 return work(self._connection())
             except psycopg.OperationalError:
                 self._drop()
+            try:
                 return work(self._connection())
+            except psycopg.OperationalError as error:
+                self._drop()
+                raise ArchiveUnavailable() from error
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -196,12 +211,16 @@ class PostgresStore:
         return PREFIX + info.game_id
 
     def get(self, location: str) -> bytes:
+        """The object's bytes; one too large to be an archive is not fetched."""
         game_id = game_of(location)
-        query = f"SELECT data FROM {TABLE} WHERE game = %s"
-        row = self._run(lambda conn: conn.execute(query, (game_id,)).fetchone())
+        query = f"""SELECT octet_length(data), CASE WHEN octet_length(data) <= %s THEN data END
+            FROM {TABLE} WHERE game = %s"""
+        row = self._run(lambda conn: conn.execute(query, (MOST_OBJECT, game_id)).fetchone())
         if row is None:
             raise ArchiveMissing(f"no archive at {location!r}")
-        return bytes(row[0])
+        if row[1] is None:
+            raise ArchiveCorrupt(f"the object at {location!r} is {row[0]} bytes, too large")
+        return bytes(row[1])
 
     def remove(self, location: str) -> None:
         game_id = game_of(location)

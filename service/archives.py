@@ -9,16 +9,15 @@ tombstone, and checked on every read, so a changed byte is found before anything
 
 Stores are behind one small interface (`ArchiveStore`): a directory (the embedded
 default, inside the data directory) and PostgreSQL (`service.archive_pg`). `open_store`
-picks one from a setting: a directory path, or a `postgresql://` URL.
+picks one from a setting: a directory path, or a `postgresql://` URL. Reading a sealed
+game's log, found by its tombstone, is `service.sealed_logs`.
 """
 
 import hashlib
 import json
 import os
 import tempfile
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,13 +27,13 @@ import zstandard
 from engine.ledger import canonical_json, chain, chain_start, record_bytes
 from service.errors import Damaged
 from service.store import Record
-from service.table_records import Tombstone
 
 FORMAT = "cardtrail/archive"
 FORMAT_VERSION = 1
 LEVEL = 19  # sealing happens once, reading often: spend the time when writing
-DECODED_KEPT = 64  # decoded archives kept in process memory (a cache: dropping it changes nothing)
-DECODED_BUDGET = 64 * 1024 * 1024  # and at most this much of their text
+MOST_TEXT = 64 << 20  # an archive's JSON Lines, at most (a long game's are well under 1 MiB)
+MOST_OBJECT = MOST_TEXT  # and its object: zstandard never makes text much larger
+CHUNK = 1 << 20
 ENV = "CARDTRAIL_ARCHIVE"  # a directory, or a postgresql:// URL
 
 
@@ -88,6 +87,7 @@ class Sealed:
     info: ArchiveInfo
     keys: dict[str, str]
     entries: tuple[tuple[str, str, str, str], ...] = field(repr=False)
+    size: int = field(default=0, compare=False)  # the decompressed text's length
 
     @property
     def version(self) -> int:
@@ -138,29 +138,49 @@ def decode(game_id: str, blob: bytes, digest: str) -> Sealed:
     if digest_of(blob) != digest:
         raise ArchiveCorrupt(f"the archive of {game_id!r} does not match its digest")
     try:
-        text = zstandard.ZstdDecompressor().decompress(blob).decode("utf-8")
+        raw = _text(game_id, blob)
+        text = raw.decode("utf-8")
         header_line, *entries = text.rstrip("\n").split("\n")
         header = json.loads(header_line)
         info = ArchiveInfo.of(header["info"])
         keys = dict(header["keys"])
         parsed = [json.loads(line) for line in entries]
+        if header.get("format") != FORMAT or info.game_id != game_id:
+            raise ArchiveCorrupt(f"the archive of {game_id!r} is not this game's")
+        return _chained(game_id, info, keys, parsed, len(raw))
     except (zstandard.ZstdError, UnicodeDecodeError, ValueError, KeyError, TypeError) as bad:
         raise ArchiveCorrupt(f"the archive of {game_id!r} cannot be read: {bad}") from None
-    if header.get("format") != FORMAT or info.game_id != game_id:
-        raise ArchiveCorrupt(f"the archive of {game_id!r} is not this game's")
-    return _chained(game_id, info, keys, parsed)
 
 
-def _chained(game_id: str, info: ArchiveInfo, keys: dict[str, str], parsed: list[Any]) -> Sealed:
+def _text(game_id: str, blob: bytes) -> bytes:
+    """The object decompressed, read a chunk at a time up to MOST_TEXT: a frame may declare
+    any content size (zstandard's one-shot `decompress` allocates all of it at once, its
+    `max_output_size` notwithstanding), so a small hostile object could otherwise make a
+    web process allocate gigabytes."""
+    chunks, size = [], 0
+    with zstandard.ZstdDecompressor().stream_reader(blob) as reader:
+        while chunk := reader.read(CHUNK):
+            size += len(chunk)
+            if size > MOST_TEXT:
+                raise ArchiveCorrupt(f"the archive of {game_id!r} holds over {MOST_TEXT} bytes")
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _chained(
+    game_id: str, info: ArchiveInfo, keys: dict[str, str], parsed: list[Any], size: int
+) -> Sealed:
     entries, last = [], chain_start(game_id)
     for event, command, at in parsed:
+        if not isinstance(event, dict) or not isinstance(command, dict | None):
+            raise ValueError("an entry is not [event, command or null, recorded at]")
         event_json = canonical_json(event)
         command_json = canonical_json(command) if command is not None else ""
         last = chain(last, record_bytes(event, command))
         entries.append((event_json, command_json, last, at))
     if len(entries) != info.version or last != info.head:
         raise ArchiveCorrupt(f"the archive of {game_id!r} breaks its chain")
-    return Sealed(info, keys, tuple(entries))
+    return Sealed(info, keys, tuple(entries), size)
 
 
 class DirectoryStore:
@@ -196,10 +216,17 @@ class DirectoryStore:
         return location
 
     def get(self, location: str) -> bytes:
+        """The object's bytes; ArchiveMissing for anything but a readable file (a name
+        with a NUL byte, a directory, a file this process may not read), never a 500, and
+        ArchiveCorrupt for one too large to be an archive (not read into memory)."""
         try:
-            return self._path(location).read_bytes()
-        except FileNotFoundError:
+            with self._path(location).open("rb") as found:
+                blob = found.read(MOST_OBJECT + 1)
+        except (OSError, ValueError):
             raise ArchiveMissing(f"no archive at {location!r}") from None
+        if len(blob) > MOST_OBJECT:
+            raise ArchiveCorrupt(f"the object at {location!r} is over {MOST_OBJECT} bytes")
+        return blob
 
     def remove(self, location: str) -> None:
         self._path(location).unlink(missing_ok=True)
@@ -215,73 +242,3 @@ def open_store(spec: str | None) -> ArchiveStore | None:
 
         return PostgresStore(spec)
     return DirectoryStore(spec)
-
-
-class Decoded:
-    """Decoded archives by game, the most recently read first: a replay steps through one
-    game many times, and each step should not decompress the whole log again. At most
-    `size` games and `budget` characters of log text are kept (one long Spades game is
-    some megabytes; a hundred short ones are not)."""
-
-    def __init__(self, size: int = DECODED_KEPT, budget: int = DECODED_BUDGET) -> None:
-        self.size = size
-        self.budget = budget
-        self._items: OrderedDict[str, tuple[int, Sealed]] = OrderedDict()
-        self._held = 0
-        self._lock = threading.Lock()
-
-    def get(self, game_id: str) -> Sealed | None:
-        with self._lock:
-            found = self._items.get(game_id)
-            if found is None:
-                return None
-            self._items.move_to_end(game_id)
-            return found[1]
-
-    def put(self, game_id: str, sealed: Sealed) -> Sealed:
-        weight = sum(len(event) + len(opener) + 80 for event, opener, _, _ in sealed.entries)
-        with self._lock:
-            if game_id in self._items:
-                self._held -= self._items.pop(game_id)[0]
-            self._items[game_id] = (weight, sealed)
-            self._held += weight
-            while len(self._items) > 1 and (
-                len(self._items) > self.size or self._held > self.budget
-            ):
-                self._held -= self._items.popitem(last=False)[1][0]
-        return sealed
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._held = 0
-
-
-class SealedLogs:
-    """The logs of sealed games: found by the tombstone the table keeps, read from the
-    archive store, checked (`decode`) and kept decoded. A tombstone never changes once
-    recorded, so a decoded log serves its game for as long as it is kept."""
-
-    def __init__(
-        self, store: ArchiveStore | None, tombstone: Callable[[str], Tombstone | None]
-    ) -> None:
-        self.store = store
-        self.tombstone = tombstone
-        self.decoded = Decoded()
-
-    def __call__(self, game_id: str) -> Sealed | None:
-        """The game's sealed log, or None for a game whose log is still in Redis."""
-        found = self.decoded.get(game_id)
-        if found is not None:
-            return found
-        tombstone = self.tombstone(game_id)
-        return None if tombstone is None else self.read(game_id, tombstone)
-
-    def read(self, game_id: str, tombstone: Tombstone) -> Sealed:
-        found = self.decoded.get(game_id)
-        if found is not None:
-            return found
-        if self.store is None or self.store.kind != tombstone.store:
-            raise ArchiveMissing(f"the {tombstone.store} store holding {game_id!r} is not open")
-        sealed = decode(game_id, self.store.get(tombstone.location), tombstone.digest)
-        return self.decoded.put(game_id, sealed)

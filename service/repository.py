@@ -18,8 +18,9 @@ import redis
 
 from engine import games, ledger, table
 from engine.contract import Command, Event, Game
-from service.archives import ArchiveStore, SealedLogs
+from service.archives import ArchiveStore
 from service.errors import MovedOn, NotFound
+from service.sealed_logs import SealedLogs
 from service.snapshots import Snapshot, SnapshotStore
 from service.store import Appended, Batch, EventStore, VersionConflict
 from service.tables import Table, TableStore, decode

@@ -1,7 +1,10 @@
 """The Lua scripts, in one place. Each touches the keys of one game only."""
 
 # KEYS[1] events stream, KEYS[2] idempotency key ("" slot-mate when unused), KEYS[3] the
-# set of the game's idempotency keys (so sealing finds them without a scan)
+# set of the game's idempotency keys (so sealing finds them without a scan), KEYS[4] the
+# table's hash: a sealed game (its tombstone recorded) takes no event, whatever its stream
+# holds (none once purged: an append at version 0 would otherwise begin a second log that
+# reads would prefer to the archive), and its conflict names the sealed version.
 # ARGV[1] expected version, ARGV[2] idempotency record ("" for none), ARGV[3] TTL s,
 # then for each event three values: event JSON, its chain hash, its command JSON ("" for none).
 # The entry holding a command also gets `t`, when it was recorded: the Redis server's clock
@@ -13,6 +16,8 @@ if ARGV[2] ~= '' then
   local seen = redis.call('GET', KEYS[2])
   if seen then return {'replay', seen} end
 end
+local sealed = redis.call('HGET', KEYS[4], 'archive:version')
+if sealed then return {'conflict', tonumber(sealed)} end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then
   return {'conflict', version}

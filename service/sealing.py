@@ -114,7 +114,7 @@ def _info(loaded: Loaded, records: list[Record]) -> ArchiveInfo:
         preset=table.preset,
         players=tuple(sorted(table.players_here())),
         names=tuple(table.names()),
-        status=table.status,
+        status="abandoned" if table.status == "abandoned" else "finished",  # as `ended` found it
         result=dict(result) if result else None,
         created=table.created,
         finished=float(stamps[-1]) if stamps else table.created,

@@ -132,6 +132,7 @@ class EventStore:
                 keys.events(batch.game_id),
                 keys.idempotency(batch.game_id, idem_key),
                 keys.idempotency_keys(batch.game_id),
+                keys.meta(batch.game_id),
             ],
             args=[
                 batch.expected_version,

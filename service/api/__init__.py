@@ -138,12 +138,14 @@ def _answer_errors(app: Flask) -> None:
         headers = {}
         if isinstance(error, errors.Busy):
             headers["Retry-After"] = str(error.retry_after)
-        if isinstance(error, errors.Damaged):
+        detail = error.detail
+        if isinstance(error, errors.Damaged):  # its detail names store paths: logged, not told
             app.logger.error("damaged store: %s", error.detail)
+            detail = "What the server keeps of this game failed its check; it is not served."
         if isinstance(error, errors.Unauthenticated):
             headers["WWW-Authenticate"] = 'Bearer realm="cardtrail"'
         return problems.problem(
-            status_of(error), error.code, error.detail, errors=fields, headers=headers
+            status_of(error), error.code, detail, errors=fields, headers=headers
         )
 
     @app.errorhandler(Exception)
