@@ -183,14 +183,20 @@ def rebuild_ratings(data_dir: str) -> None:
 def archive(all_finished: bool, data_dir: str) -> None:
     """Seal the games that ended into the archive store (CARDTRAIL_ARCHIVE, else the data
     directory's) and drop their logs from Redis: for a store kept from before sealing."""
+    from service import archives
     from service.redis_server import connect
     from service.sealing import seal_all_finished
     from service.signing import configured
 
+    if os.environ.get("REDIS_URL") and not os.environ.get(archives.ENV):
+        # that Redis's games belong in its deployment's store, not this data directory's
+        raise click.UsageError(
+            "REDIS_URL names a Redis of its own: say where its games are archived with "
+            f"{archives.ENV} (the same setting its web and worker processes have)"
+        )
     client = connect(_redis_url(data_dir))
     store = _archive(data_dir)
-    if store is None:
-        raise click.UsageError("no archive store: set CARDTRAIL_ARCHIVE")
+    assert store is not None  # a directory at least
     counts = seal_all_finished(client, store, configured())
     click.echo(", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items())) or "0 games")
 

@@ -183,6 +183,17 @@ def _chained(
     return Sealed(info, keys, tuple(entries), size)
 
 
+def _sync_folders(folder: Path, root: Path) -> None:
+    """Make a rename (and a folder just made) durable: the tombstone recorded next is
+    fsync'd by Redis at once, so the archive's name must be on disk before it."""
+    for each in (folder, root):
+        handle = os.open(each, os.O_RDONLY)
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+
+
 class DirectoryStore:
     """Archives as files under `root`, `<first two letters>/<game id>.jsonl.zst`, each
     written whole (a temporary file, synced, then renamed), so a crash leaves either the
@@ -210,6 +221,7 @@ class DirectoryStore:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temporary, path)
+            _sync_folders(path.parent, self.root)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise

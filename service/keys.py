@@ -14,6 +14,7 @@ DEADLINES = "cardtrail:clock:deadlines"  # sorted set: game id -> earliest pendi
 RECONCILE_LOCK = "cardtrail:reconcile:lock"  # string: one reconciler at a time
 SNAPSHOT_PATTERN = "cardtrail:game:*:snapshot"  # every game's snapshot (to drop them all)
 SIGNING_KEYS = "cardtrail:signing:keys"  # hash: key id -> public key that signed receipts
+SEALS_DUE = "cardtrail:sealing:due"  # sorted set: game id -> when it ended, until it is sealed
 RATE_LIMITS = "cardtrail:limits"  # the prefix of flask-limiter's counters (service/api/limits)
 
 
@@ -76,8 +77,8 @@ def reminder_job(game_id: str, version: int) -> str:
     return f"remind-{game_id}-{version}"
 
 
-def seal_job(game_id: str) -> str:
-    return f"seal-{game_id}"
+def seal_job(game_id: str, attempt: int = 0) -> str:
+    return f"seal-{game_id}" if attempt == 0 else f"seal-{game_id}-retry{attempt}"
 
 
 # -- ratings (service/ratings.py): a projection of the logs, every key of one pool under

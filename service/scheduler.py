@@ -223,18 +223,30 @@ class TurnScheduler:
                 failure_ttl=FAILED_KEPT_S,
             )
 
-    def seal_due(self, game_id: str) -> None:
+    def seal_due(self, game_id: str, attempt: int = 0) -> None:
         """A game ended: seal its log into the archive (once: the job id names the game,
-        and sealing twice leaves one archive)."""
+        and sealing twice leaves one archive). The game stays listed as due until it is
+        sealed, so the reconciler tries again (`attempt`) what a crash or an outage of
+        the archive store left undone. On the notify queue: compressing a long log takes
+        a while, and no bot's turn should wait for it."""
+        self.redis.zadd(keys.SEALS_DUE, {game_id: time.time()}, nx=True)
         with contextlib.suppress(DuplicateJobError):
-            self.queue.enqueue(
+            self.notify_queue.enqueue(
                 SEAL_JOB,
                 game_id,
-                job_id=keys.seal_job(game_id),
+                job_id=keys.seal_job(game_id, attempt),
                 unique=True,
                 retry=DELIVERY_RETRY,
                 **KEPT,
             )
+
+    def sealed(self, game_id: str) -> None:
+        self.redis.zrem(keys.SEALS_DUE, game_id)
+
+    def seals_overdue(self, ended_before: float, count: int) -> list[str]:
+        """Games that ended before `ended_before` and are not sealed yet, oldest first."""
+        found = self.redis.zrangebyscore(keys.SEALS_DUE, "-inf", ended_before, start=0, num=count)
+        return [raw.decode() for raw in found]
 
     # -- webhook deliveries ---------------------------------------------------
 

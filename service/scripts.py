@@ -171,3 +171,11 @@ for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('DEL', key) 
 for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
 """
+
+# KEYS[1] the game's snapshot, KEYS[2] its table (meta hash). ARGV: the snapshot's fields
+# and values. A sealed game keeps no snapshot (its log is whole in the archive): 0 then.
+SAVE_SNAPSHOT = """
+if redis.call('HEXISTS', KEYS[2], 'archive:digest') == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""

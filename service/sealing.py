@@ -51,6 +51,11 @@ class Sealing:
         self.store = store
 
     def seal(self, game_id: str) -> Outcome:
+        outcome = self._seal(game_id)
+        self.repository.redis.zrem(keys.SEALS_DUE, game_id)  # sealed, or not to be
+        return outcome
+
+    def _seal(self, game_id: str) -> Outcome:
         table = self.tables.get(game_id)
         if table.archive is not None:  # recorded before: check it, then finish the job
             self.repository.sealed.read(game_id, table.archive)  # ArchiveCorrupt if it is not

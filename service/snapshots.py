@@ -27,7 +27,7 @@ import redis
 
 from engine.contract import Game
 from engine.ledger import canonical_json
-from service import keys
+from service import keys, scripts
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,7 @@ class SnapshotStore:
             raise ValueError("snapshots need a secret to authenticate them")
         self.redis = client
         self._secret = secret
+        self._save = client.register_script(scripts.SAVE_SNAPSHOT)
 
     @staticmethod
     def get_in(pipe: Any, game_id: str) -> None:
@@ -125,17 +126,18 @@ class SnapshotStore:
             log.exception("game %s: the state at %d cannot be snapshot", game_id, snapshot.version)
             return
         rules_version = game.rules_version
-        self.redis.hset(
-            keys.snapshot(game_id),
-            mapping={
-                "version": snapshot.version,
-                "rules_version": rules_version,
-                "hash": snapshot.last_hash,
-                "state": text,
-                "mac": mac(
-                    self._secret, game_id, snapshot.version, rules_version, snapshot.last_hash, text
-                ),
-            },
+        fields = {
+            "version": snapshot.version,
+            "rules_version": rules_version,
+            "hash": snapshot.last_hash,
+            "state": text,
+            "mac": mac(
+                self._secret, game_id, snapshot.version, rules_version, snapshot.last_hash, text
+            ),
+        }
+        self._save(
+            keys=[keys.snapshot(game_id), keys.meta(game_id)],
+            args=[value for pair in fields.items() for value in pair],
         )
 
     def delete_all(self) -> int:

@@ -37,7 +37,26 @@ def reconcile() -> int:
     app = cardtrail()
     if not app.scheduler.reconciler_turn():
         return 0
-    return _requeue_bot_turns(app) + _rearm_deadlines(app) + _abandon_expired(app)
+    return (
+        _requeue_bot_turns(app) + _rearm_deadlines(app) + _abandon_expired(app) + _reseal(app)
+    )
+
+
+SEAL_GRACE_S = 120.0  # a game that ended this long ago and is still not sealed is retried
+SEAL_RETRY_EVERY_S = 600  # at most one new attempt per game this often
+SEAL_BATCH = 25
+
+
+def _reseal(app: Cardtrail) -> int:
+    """Games that ended and are still in Redis (their seal job crashed, or ran out of
+    retries while the archive store was down) get a new attempt."""
+    if app.sealing is None:
+        return 0
+    now = time.time()
+    due = app.scheduler.seals_overdue(now - SEAL_GRACE_S, SEAL_BATCH)
+    for game_id in due:
+        app.scheduler.seal_due(game_id, attempt=int(now // SEAL_RETRY_EVERY_S))
+    return len(due)
 
 
 def _requeue_bot_turns(app: Cardtrail) -> int:
@@ -47,6 +66,9 @@ def _requeue_bot_turns(app: Cardtrail) -> int:
             loaded = app.repository.load(game_id)
         except NotFound:  # a vanished game: forget it
             app.scheduler.forget_game(game_id)
+            continue
+        except ServiceError as error:  # a sealed game whose archive cannot be read now
+            log.warning("game %s: not loaded (%s): %s", game_id, error.code, error.detail)
             continue
         if not loaded.table.bots_among(loaded.game.to_act(loaded.state)):
             app.scheduler.no_bot_due(game_id)

@@ -20,7 +20,7 @@ from service.api.pages import web
 from service.api.players import blp as players
 from service.api.ratings import blp as ratings
 from service.api.routes import blp
-from service.bootstrap import build
+from service.bootstrap import Cardtrail, build
 from service.inbox import MAX_STREAMS
 from service.redis_server import connect, queue_connection
 
@@ -97,12 +97,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(web)  # the web pages: plain Flask, not in the OpenAPI spec
     limits.init_limits(app)
     conventions.init(app)
+    app.extensions["cardtrail"] = _cardtrail(app)
+    _answer_errors(app)
+    return app
+
+
+def _cardtrail(app: Flask) -> Cardtrail:
+    """The application the requests share, built from the app's settings."""
     key_file = app.config["SIGNING_KEY_FILE"]
     if not key_file:
         app.logger.warning(
             "no %s: receipts are signed with a key of this process's own", signing.KEY_FILE_ENV
         )
-    app.extensions["cardtrail"] = build(
+    return build(
         connect(app.config["REDIS_URL"]),
         queue_connection(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"]),
         allow_preset_deck=app.config["ALLOW_PRESET_DECK"],
@@ -113,8 +120,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         followed_games=FOLLOWED_GAMES,
         archive=archives.open_store(app.config["ARCHIVE"]),
     )
-    _answer_errors(app)
-    return app
 
 
 def _answer_errors(app: Flask) -> None:

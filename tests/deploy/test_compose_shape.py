@@ -189,7 +189,7 @@ def test_archives_are_shared_and_postgresql_is_opt_in():
     """Web and workers name one archive store: by default a directory on a volume both
     mount; PostgreSQL runs only under its profile, and the image can reach it."""
     services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
-    for name in ("web", "worker"):
+    for name in ("web", "worker", "notifier"):
         assert services[name]["environment"][ARCHIVE_ENV] == "${CARDTRAIL_ARCHIVE:-/data/archives}"
         assert "archives:/data/archives" in services[name]["volumes"]
     postgres = services["postgres"]

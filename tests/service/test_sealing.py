@@ -181,7 +181,7 @@ def test_a_game_in_play_or_waiting_is_never_sealed(sealing_app, redis_client):
     for game_id in (created["id"], waiting["id"]):
         assert seal(sealing_app, game_id).result == "not_ended"
         assert redis_client.exists(keys.events(game_id))
-        assert not redis_client.hget(keys.meta(game_id), "archive")
+        assert sealing_app.extensions["cardtrail"].repository.tables.tombstone(game_id) is None
 
 
 def test_a_move_after_sealing_is_refused_as_game_over(sealing_app):
