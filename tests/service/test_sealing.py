@@ -296,3 +296,58 @@ def test_players_see_their_sealed_games_as_before(sealing_app):
     seal(sealing_app, game_id)
     sealing_app.extensions["cardtrail"].repository.forget()
     assert seen() == before
+
+
+def test_a_game_whose_seal_job_was_lost_is_sealed_by_the_reconciler(
+    sealing_app, redis_client, redis_url, archive, monkeypatch
+):
+    from rq import Queue
+
+    from service.scheduler import NOTIFY_QUEUE
+    from workers import connection, reconcile, sealing
+
+    client = sealing_app.test_client()
+    game_id, _ = finished_game(client, seed="lost job", deals=1)
+    queue = Queue(NOTIFY_QUEUE, connection=redis_client)
+    assert keys.seal_job(game_id) in queue.job_ids  # the reaction asked for it at once
+    queue.empty()  # and it was lost: a crash, or its retries ran out while the store was down
+    assert redis_client.zscore(keys.SEALS_DUE, game_id) is not None
+    redis_client.zadd(keys.SEALS_DUE, {game_id: time.time() - 600})  # ended ten minutes ago
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("CARDTRAIL_ARCHIVE", archive.spec)
+    archive.sealed.append(game_id)
+    connection.cardtrail.cache_clear()
+    try:
+        redis_client.delete(keys.RECONCILE_LOCK)
+        assert reconcile.reconcile() >= 1
+        [retry] = queue.job_ids
+        assert retry.startswith(keys.seal_job(game_id) + "-retry")
+        assert sealing.seal_game(game_id) == "sealed"
+    finally:
+        connection.cardtrail.cache_clear()
+    assert redis_client.zscore(keys.SEALS_DUE, game_id) is None
+    assert hot_keys(redis_client, game_id) == {keys.meta(game_id)}
+
+
+def test_a_sealed_game_keeps_no_snapshot_written_late(sealing_app, redis_client):
+    client = sealing_app.test_client()
+    game_id, _ = finished_game(client, seed="late snapshot", deals=1)
+    repository = sealing_app.extensions["cardtrail"].repository
+    loaded = repository.load(game_id)
+    seal(sealing_app, game_id)
+    from service.snapshots import Snapshot
+
+    late = Snapshot(loaded.version, loaded.state, loaded.last_hash)
+    repository.snapshots.save(game_id, loaded.game, late)  # a load that began before the purge
+    assert not redis_client.exists(keys.snapshot(game_id))
+
+
+def test_archiving_another_servers_games_needs_its_own_store(redis_url, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "CARDTRAIL_ARCHIVE"}
+    done = subprocess.run(
+        [sys.executable, "-m", "cardtrail.cli", "archive", "--all-finished",
+         "--data-dir", str(tmp_path)],
+        env={**env, "REDIS_URL": redis_url}, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and "CARDTRAIL_ARCHIVE" in done.stderr
+    assert not (tmp_path / "archives").exists()
