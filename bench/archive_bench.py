@@ -11,7 +11,6 @@
 """
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -19,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import report
 from bench.service_bench import _finished_game
 from service import keys
 from service.api import create_app
@@ -114,12 +114,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run()
-    if args.json:
-        print(json.dumps(result))
-        return
-    for name, value in result.items():
-        print(f"{name:32} {value}")
+    report(run(), args.json)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ both observed the same way (XREAD on a stream), and their ratio (goal ≤ 3).
 """
 
 import argparse
-import json
 import os
 import signal
 import statistics
@@ -21,6 +20,7 @@ from pathlib import Path
 import redis
 from rq import Queue
 
+from bench import report
 from service.bootstrap import Cardtrail, build
 from service.commands import CreateGame, MakeMove, SeatRequest
 from service.redis_server import EmbeddedRedis
@@ -130,12 +130,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=60)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run(args.turns)
-    if args.json:
-        print(json.dumps(result))
-        return
-    for name, value in result.items():
-        print(f"{name:24} {value}")
+    report(run(args.turns), args.json)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import report
 from service.redis_server import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -346,12 +347,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run(args.followers, args.games, args.moves)
-    if args.json:
-        print(json.dumps(result))
-        return
-    for name, value in result.items():
-        print(f"{name:28} {value}")
+    report(run(args.followers, args.games, args.moves), args.json)
 
 
 if __name__ == "__main__":

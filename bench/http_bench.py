@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import report
 from service.redis_server import EmbeddedRedis
 
 LONG_GAME = {"game_end": "deals", "deals": 1000, "max_stock_reuses": None, "first_dealer": 0}
@@ -226,12 +227,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run(args.seconds, args.clients, args.workers)
-    if args.json:
-        print(json.dumps(result))
-        return
-    for name, value in result.items():
-        print(f"{name:32} {value}")
+    report(run(args.seconds, args.clients, args.workers), args.json)
 
 
 if __name__ == "__main__":

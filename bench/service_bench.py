@@ -12,7 +12,6 @@
 """
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import redis
 
+from bench import report
 from engine import games, table
 from service.api import create_app
 from service.bootstrap import Cardtrail, build
@@ -154,12 +154,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run()
-    if args.json:
-        print(json.dumps(result))
-        return
-    for name, value in result.items():
-        print(f"{name:24} {value}")
+    report(run(), args.json)
 
 
 if __name__ == "__main__":
